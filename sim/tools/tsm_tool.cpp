@@ -1,0 +1,22 @@
+// tsm-tool: the command-line front end behind ./tsm (assembler, disassembler, ISA and configurations).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cmd_config.hpp"
+#include "cmd_isa.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"TeslaSM tools: assembler, disassembler, ISA reference, configurations and occupancy", "tsm"};
+  app.require_subcommand(1);
+  add_isa_commands(app);
+  add_config_commands(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}
