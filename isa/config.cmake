@@ -34,22 +34,9 @@ foreach(_name IN LISTS TSM_CONFIGS)
   list(APPEND _tsm_config_outputs ${TSM_CFG_SV_DIR}/${_name}/tsm_cfg_pkg.sv)
 endforeach()
 
-# Generate once at configure time too: verilate() reads its SystemVerilog sources while CMake
-# configures. The custom command keeps the outputs current when the TOML changes.
-execute_process(
-  COMMAND ${Python3_EXECUTABLE} ${TSM_CONFIG_GENERATOR} --toml ${TSM_CONFIG_TOML} --out-dir ${TSM_GEN_DIR}
-  RESULT_VARIABLE _tsm_config_result)
-if(NOT _tsm_config_result EQUAL 0)
-  message(FATAL_ERROR "isa/gen_config.py failed on ${TSM_CONFIG_TOML} (see the error above)")
-endif()
-
-add_custom_command(
-  OUTPUT ${_tsm_config_outputs}
-  COMMAND ${Python3_EXECUTABLE} ${TSM_CONFIG_GENERATOR} --toml ${TSM_CONFIG_TOML} --out-dir ${TSM_GEN_DIR}
-  DEPENDS ${TSM_CONFIG_TOML} ${TSM_CONFIG_GENERATOR}
+tsm_generate(TARGET tsm_config_gen GENERATOR ${TSM_CONFIG_GENERATOR} TOML ${TSM_CONFIG_TOML}
   COMMENT "Generating SM configurations (${_tsm_config_list}) from configs.toml"
-  VERBATIM)
-add_custom_target(tsm_config_gen ALL DEPENDS ${_tsm_config_outputs})
+  OUTPUTS ${_tsm_config_outputs})
 
 add_library(tsm_config INTERFACE)
 target_include_directories(tsm_config INTERFACE ${TSM_GEN_DIR})

@@ -382,6 +382,30 @@ def alignment_conditions(ins, fields, enums):
     return conds
 
 
+def sv_width_expr(op, fields, enums):
+    """SystemVerilog expression for the registers (1, 2 or 4) an operand occupies."""
+    cases = width_cases(op, fields, enums)
+    expr = "3'd1"
+    for when, width in reversed(cases):
+        expr = f"3'd{width}" if when == "1'b1" else f"({when} ? 3'd{width} : {expr})"
+    return expr
+
+
+def gen_width_function(w, insns, fields, enums, operand_name, doc):
+    w(f"  /// Registers (1, 2 or 4) occupied by {doc}")
+    w(f"  function automatic logic [2:0] {operand_name}_regs(input logic [{WORD_BITS - 1}:0] insn);")
+    w("    unique case (insn[7:0])")
+    for ins in insns:
+        for op in ins["operands"]:
+            if op["f"] == operand_name and op["k"] in ("reg", "mem", "cmem", "b"):
+                expr = sv_width_expr(op, fields, enums)
+                if expr != "3'd1":
+                    w(f"      OP_{ins['mnemonic']}: {operand_name}_regs = {expr};")
+    w(f"      default: {operand_name}_regs = 3'd1;")
+    w("    endcase")
+    w("  endfunction")
+
+
 def gen_sv(t):
     enums, fields, insns = t["enums"], t["fields"], t["insn"]
     o = []
@@ -454,6 +478,10 @@ def gen_sv(t):
          lambda i: any(op["k"] == "pred" and op.get("role") == "dst" for op in i["operands"]))
     flag("op_reads_ps", "reads predicate ps", lambda i: any(op["f"] == "ps" for op in i["operands"]))
     flag("op_uses_pcc", "reads/writes the carry predicate pcc", lambda i: any(op["f"] == "pcc" for op in i["operands"]))
+    w("")
+    for operand_name, doc in (("rd", "rd (destination, or store data)"), ("ra", "ra (source A or address)"),
+                              ("b", "operand B"), ("rc", "rc (source C)")):
+        gen_width_function(w, insns, fields, enums, operand_name, doc)
     w("")
     w("  /// The word is a defined instruction: known opcode, must-be-zero bits zero, enum fields in range,")
     w("  /// register pairs/quads aligned and constant-bank offsets aligned to the operand size.")

@@ -811,6 +811,32 @@ std::string data_values(const DataSymbol& s, const std::vector<uint8_t>& image) 
   return out;
 }
 
+// Constant-bank symbols visible to one kernel's code: its parameters, constants, global slots.
+class ConstSymbols {
+ public:
+  ConstSymbols(const Module& m, const KernelInfo* kernel) {
+    if (kernel)
+      for (const auto& p : kernel->params) add(isa::gen::kCbankLaunch, p.offset, p.type.size, p.name);
+    for (const auto& c : m.consts) add(c.bank, c.offset, c.bytes(), c.name);
+    for (const auto& g : m.globals) add(g.bank, g.slot, 8, g.name);
+  }
+  std::string operator()(uint32_t bank, uint32_t offset) const {
+    for (const auto& s : symbols_) {
+      if (s.bank != bank || offset < s.offset || offset >= s.offset + s.size) continue;
+      return offset == s.offset ? s.name : fmt::format("{}+{:#x}", s.name, offset - s.offset);
+    }
+    return "";
+  }
+
+ private:
+  struct Symbol {
+    uint32_t bank, offset, size;
+    std::string name;
+  };
+  void add(uint32_t bank, uint32_t offset, uint32_t size, const std::string& name) { symbols_.push_back({bank, offset, size, name}); }
+  std::vector<Symbol> symbols_;
+};
+
 }  // namespace
 
 Module assemble(std::string_view source, std::string_view filename) { return Assembler(filename).run(source); }
@@ -841,16 +867,19 @@ std::string disassemble_module(const Module& m) {
     auto it = names.find(t);
     return it != names.end() ? it->second : fmt::format("L_{}", t);
   };
+  ConstSymbols consts(m, nullptr);  // symbols the code at pc can name: its kernel's parameters and more
   for (size_t pc = 0; pc < m.text.size(); ++pc) {
     for (const auto& k : m.kernels) {
       if (k.entry != pc) continue;
+      consts = ConstSymbols(m, &k);
       out += fmt::format("\n.kernel {}\n.regs {}\n.shared {}\n.local {}\n", k.name, k.regs, k.shared_bytes, k.local_bytes);
       for (const auto& p : k.params) out += fmt::format(".param {} {}  // c[0][{:#x}]\n", p.name, type_decl(p.type), p.offset);
     }
     for (const auto& f : m.functions)
       if (f.entry == pc) out += fmt::format("\n.func {}\n", f.name);
     if (targets.count(static_cast<int64_t>(pc)) && !names.count(static_cast<int64_t>(pc))) out += fmt::format("L_{}:\n", pc);
-    out += fmt::format("    {:<48} // {:04}: {:016x}\n", isa::disassemble(m.text[pc], static_cast<int64_t>(pc), namer), pc, m.text[pc]);
+    out += fmt::format("    {:<48} // {:04}: {:016x}\n", isa::disassemble(m.text[pc], static_cast<int64_t>(pc), namer, consts), pc,
+                       m.text[pc]);
   }
   return out;
 }

@@ -110,27 +110,28 @@ Decoded decode(uint64_t word) {
   return d;
 }
 
-std::string format_f32(uint32_t bits) {
-  const float f = std::bit_cast<float>(bits);
-  if (std::isnan(f)) return fmt::format("0f{:08X}", bits);
+namespace {
+
+// Shortest decimal that parses back to the same bits; NaNs (whose payload decimal cannot carry)
+// and anything else that does not round-trip as raw bits with the given prefix.
+template <typename Float, typename Bits>
+std::string format_exact(Bits bits, const char* raw_prefix, int max_digits) {
+  const Float f = std::bit_cast<Float>(bits);
+  const std::string raw = fmt::format("{}{:0{}X}", raw_prefix, bits, 2 * sizeof(Bits));
+  if (std::isnan(f)) return raw;
   if (std::isinf(f)) return f < 0 ? "-inf" : "inf";
-  for (int prec = 1; prec <= 9; ++prec) {
+  for (int prec = 1; prec <= max_digits; ++prec) {
     std::string s = fmt::format("{:.{}g}", f, prec);
-    if (std::bit_cast<uint32_t>(std::strtof(s.c_str(), nullptr)) == bits) return s;
+    const Float back = sizeof(Float) == 4 ? std::strtof(s.c_str(), nullptr) : static_cast<Float>(std::strtod(s.c_str(), nullptr));
+    if (std::bit_cast<Bits>(back) == bits) return s;
   }
-  return fmt::format("0f{:08X}", bits);
+  return raw;
 }
 
-std::string format_f64(uint64_t bits) {
-  const double f = std::bit_cast<double>(bits);
-  if (std::isnan(f)) return fmt::format("0d{:016X}", bits);
-  if (std::isinf(f)) return f < 0 ? "-inf" : "inf";
-  for (int prec = 1; prec <= 17; ++prec) {
-    std::string s = fmt::format("{:.{}g}", f, prec);
-    if (std::bit_cast<uint64_t>(std::strtod(s.c_str(), nullptr)) == bits) return s;
-  }
-  return fmt::format("0d{:016X}", bits);
-}
+}  // namespace
+
+std::string format_f32(uint32_t bits) { return format_exact<float>(bits, "0f", 9); }
+std::string format_f64(uint64_t bits) { return format_exact<double>(bits, "0d", 17); }
 
 namespace {
 
@@ -159,10 +160,19 @@ std::string decorate(std::string s, const OperandInfo& op, uint64_t word) {
   return s;
 }
 
-std::string format_b(const OperandInfo& op, uint64_t word) {
+std::string const_offset(uint64_t bank, uint64_t off, const ConstNamer& consts) {
+  if (consts) {
+    std::string name = consts(static_cast<uint32_t>(bank), static_cast<uint32_t>(off));
+    if (!name.empty()) return name;
+  }
+  return fmt::format("{:#x}", off);
+}
+
+std::string format_b(const OperandInfo& op, uint64_t word, const ConstNamer& consts) {
   switch (b_source(word)) {
     case Bsel::REG: return reg_name(get(word, Field::rb));
-    case Bsel::CONST: return fmt::format("c[{}][{:#x}]", get(word, Field::cbank), get(word, Field::coff));
+    case Bsel::CONST:
+      return fmt::format("c[{}][{}]", get(word, Field::cbank), const_offset(get(word, Field::cbank), get(word, Field::coff), consts));
     default: break;
   }
   const uint64_t bits = b_immediate_bits(op, word);
@@ -171,19 +181,21 @@ std::string format_b(const OperandInfo& op, uint64_t word) {
   return format_int(static_cast<int64_t>(bits));
 }
 
-std::string format_operand(const OperandInfo& op, uint64_t word, int64_t pc, const LabelNamer& namer) {
+std::string format_operand(const OperandInfo& op, uint64_t word, int64_t pc, const LabelNamer& namer, const ConstNamer& consts) {
   switch (op.kind) {
     case OperandKind::Reg: return decorate(reg_name(get(word, op.field)), op, word);
     case OperandKind::Pred: return (flag(word, op.pneg) ? "!" : "") + pred_name(get(word, op.field));
-    case OperandKind::B: return decorate(format_b(op, word), op, word);
+    case OperandKind::B: return decorate(format_b(op, word, consts), op, word);
     case OperandKind::Imm32: return fmt::format("{:#x}", get(word, Field::imm32));
     case OperandKind::Mem: {
       const int64_t off = op.no_offset ? 0 : sign_extend(get(word, Field::moff), field_info(Field::moff).width);
       return fmt::format("[{}{}]", reg_name(get(word, op.field)), signed_offset(off));
     }
-    case OperandKind::Cmem:
+    case OperandKind::Cmem: {
+      const uint64_t off = get(word, Field::coff);
       return fmt::format("c[{}][{}{}]", get(word, Field::cbank), reg_name(get(word, op.field)),
-                         signed_offset(static_cast<int64_t>(get(word, Field::coff))));
+                         off == 0 ? "" : "+" + const_offset(get(word, Field::cbank), off, consts));
+    }
     case OperandKind::Label: {
       const int64_t target = branch_target(word, pc);
       if (namer) {
@@ -210,7 +222,7 @@ bool at_default(const OperandInfo& op, uint64_t word) {
 
 }  // namespace
 
-std::string disassemble(uint64_t word, int64_t pc, const LabelNamer& namer) {
+std::string disassemble(uint64_t word, int64_t pc, const LabelNamer& namer, const ConstNamer& consts) {
   const Decoded d = decode(word);
   if (!d) return fmt::format(".word {:#018x}  // invalid: {}", word, d.error);
   const InsnInfo& in = *d.insn;
@@ -231,7 +243,7 @@ std::string disassemble(uint64_t word, int64_t pc, const LabelNamer& namer) {
   while (n > 0 && in.operands[n - 1].optional && at_default(in.operands[n - 1], word)) --n;
   for (unsigned i = 0; i < n; ++i) {
     s += i == 0 ? " " : ", ";
-    s += format_operand(in.operands[i], word, pc, namer);
+    s += format_operand(in.operands[i], word, pc, namer, consts);
   }
   return s;
 }

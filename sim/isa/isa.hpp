@@ -81,8 +81,12 @@ inline int64_t branch_target(uint64_t word, int64_t pc) {
 /// Names a branch target for the disassembler; return empty to print a relative offset.
 using LabelNamer = std::function<std::string(int64_t target)>;
 
-/// One line of assembly for a valid word (decode() it first). `pc` is used for branch targets.
-std::string disassemble(uint64_t word, int64_t pc = 0, const LabelNamer& namer = {});
+/// Names a constant-bank offset (a parameter, constant or global slot, maybe "name+4"); return
+/// empty to print the number.
+using ConstNamer = std::function<std::string(uint32_t bank, uint32_t offset)>;
+
+/// One line of assembly for a word; `pc` places branch targets. Invalid words print as `.word`.
+std::string disassemble(uint64_t word, int64_t pc = 0, const LabelNamer& namer = {}, const ConstNamer& consts = {});
 
 /// Format a float so that parsing it back gives the same bits (shortest exact decimal, or 0f/0d
 /// hex for NaN payloads).

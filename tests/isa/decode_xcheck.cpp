@@ -37,6 +37,24 @@ uint32_t expected_flags(const InsnInfo& in) {
          reads_ps << 7 | uses_pcc << 8;
 }
 
+// Registers occupied by the rd, ra, B and rc operands (1 where the instruction has none), packed
+// as the probe's regs_o.
+uint32_t expected_regs(const InsnInfo& in, uint64_t w) {
+  uint32_t packed = 0;
+  const Field slots[] = {Field::rd, Field::ra, Field::None, Field::rc};
+  for (unsigned slot = 0; slot < 4; ++slot) {
+    unsigned regs = 1;
+    for (unsigned i = 0; i < in.num_operands; ++i) {
+      const auto& op = in.operands[i];
+      const bool is_b = op.kind == OperandKind::B;
+      const bool reg_like = op.kind == OperandKind::Reg || op.kind == OperandKind::Mem || op.kind == OperandKind::Cmem;
+      if ((slot == 2 && is_b) || (slot != 2 && reg_like && op.field == slots[slot])) regs = operand_width(op, w);
+    }
+    packed |= regs << (3 * slot);
+  }
+  return packed;
+}
+
 TEST(SvDecoder, AgreesWithTheCppDecoder) {
   auto context = std::make_unique<VerilatedContext>();
   auto probe = std::make_unique<TSM_PROBE_CLASS>(context.get());
@@ -56,6 +74,7 @@ TEST(SvDecoder, AgreesWithTheCppDecoder) {
     if (d) {
       EXPECT_EQ(probe->unit_o, static_cast<unsigned>(d.insn->unit)) << d.insn->mnemonic;
       EXPECT_EQ(probe->flags_o, expected_flags(*d.insn)) << d.insn->mnemonic;
+      EXPECT_EQ(probe->regs_o, expected_regs(*d.insn, w)) << d.insn->mnemonic << fmt::format(" {:#018x}", w);
     }
     return true;
   };
