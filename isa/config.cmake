@@ -36,7 +36,8 @@ endforeach()
 
 tsm_generate(TARGET tsm_config_gen GENERATOR ${TSM_CONFIG_GENERATOR} TOML ${TSM_CONFIG_TOML}
   COMMENT "Generating SM configurations (${_tsm_config_list}) from configs.toml"
-  OUTPUTS ${_tsm_config_outputs})
+  OUTPUTS ${_tsm_config_outputs}
+  DEPENDS ${TSM_ISA_TOML})  # the warp size comes from the ISA table
 
 add_library(tsm_config INTERFACE)
 target_include_directories(tsm_config INTERFACE ${TSM_GEN_DIR})

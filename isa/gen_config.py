@@ -6,8 +6,9 @@ problems are reported, each naming the file, configuration, parameter, value and
 and the exit code is 1. Output is deterministic and a file is rewritten only when its text changes,
 so an edit to one configuration rebuilds only what depends on it.
 
-Usage: gen_config.py --toml isa/configs.toml [--toml more.toml ...] --out-dir DIR
-Later --toml files add parameters, configurations or examples to earlier ones (defining one twice
+Usage: gen_config.py --toml isa/configs.toml [--toml more.toml ...] [--isa isa/isa.toml] --out-dir DIR
+The warp size is an ISA constant: it is read from the ISA table (by default isa.toml beside this
+script), never typed here. Later --toml files add parameters, configurations or examples to earlier ones (defining one twice
 is an error), so a board may keep its own configuration in its own file.
 """
 
@@ -18,7 +19,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-WARP_SIZE = 32  # ISA constant, not a configuration parameter.
+DEFAULT_ISA_TABLE = Path(__file__).with_name("isa.toml")
+WARP_SIZE = 0  # set by main() from the ISA table's [constants] WARP_SIZE
 CONFIG_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,7}$")
 SOURCE_NAME = "isa/configs.toml"
 GENERATOR_NAME = "isa/gen_config.py"
@@ -644,7 +646,16 @@ def main() -> int:
                         help="configuration file (repeat to add configurations from more files)")
     parser.add_argument("--out-dir", required=True, type=Path, metavar="DIR",
                         help="where tsm/, rtl/<name>/ and docs/ are written")
+    parser.add_argument("--isa", type=Path, default=DEFAULT_ISA_TABLE, metavar="FILE",
+                        help="ISA table to read the warp size from (default: isa.toml beside this script)")
     args = parser.parse_args()
+    global WARP_SIZE
+    try:
+        with open(args.isa, "rb") as f:
+            WARP_SIZE = tomllib.load(f)["constants"]["WARP_SIZE"]["value"]
+    except (OSError, tomllib.TOMLDecodeError, KeyError) as e:
+        print(f"gen_config.py: error: cannot read WARP_SIZE from {args.isa}: {e}", file=sys.stderr)
+        return 1
     try:
         model = load(args.toml)
     except ConfigError as e:
