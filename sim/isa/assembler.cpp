@@ -149,10 +149,22 @@ std::vector<std::pair<std::string_view, size_t>> split_operands(std::string_view
   return out;
 }
 
-struct SourceLine {
-  int line;
-  std::string text;
-};
+// Where a `//` or `#` comment starts, outside string literals (or the end of the line).
+size_t comment_start(std::string_view line) {
+  bool in_string = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '#' || (c == '/' && i + 1 < line.size() && line[i + 1] == '/')) {
+      return i;
+    }
+  }
+  return line.size();
+}
 
 struct Pending {
   int line;
@@ -203,10 +215,7 @@ class Assembler {
 
   // ---- pass 1: labels, directives, instruction positions --------------------------------------
   void first_pass_line(int line, std::string_view text) {
-    size_t cut = std::min(text.find("//"), text.find('#'));
-    // A '#' or '//' inside a string literal of a data directive is not a comment.
-    if (const size_t q = text.find('"'); q != std::string_view::npos && q < cut) cut = text.size();
-    std::string_view s = text.substr(0, std::min(cut, text.size()));
+    std::string_view s = text.substr(0, comment_start(text));
     size_t col = 0;
     while (true) {
       while (col < s.size() && std::isspace(static_cast<unsigned char>(s[col]))) ++col;

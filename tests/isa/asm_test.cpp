@@ -2,26 +2,17 @@
 // file, line and column.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "isa/assembler.hpp"
 #include "isa/isa.hpp"
+#include "test_files.hpp"
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-class SampleKernel : public ::testing::TestWithParam<const char*> {};
+class SampleKernel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SampleKernel, DisassemblyReassemblesToTheIdenticalBinary) {
-  const std::string path = std::string(TSM_SOURCE_DIR) + "/firmware/asm/" + GetParam() + ".tsa";
-  const std::string src = read(path);
+  const std::string path = tsm::test::sample_kernel_path(GetParam());
+  const std::string src = tsm::test::read_file(path);
   ASSERT_FALSE(src.empty()) << path;
   const tsm::Module m = tsm::assemble(src, path);
   const auto bytes = m.serialize();
@@ -33,7 +24,7 @@ TEST_P(SampleKernel, DisassemblyReassemblesToTheIdenticalBinary) {
   EXPECT_EQ(loaded.kernels[0].name, GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Firmware, SampleKernel, ::testing::Values("saxpy", "divergence", "reduce"));
+INSTANTIATE_TEST_SUITE_P(Firmware, SampleKernel, ::testing::ValuesIn(tsm::test::sample_kernels()));
 
 TEST(Assembler, KernelMetadataAndParameterLayout) {
   const tsm::Module m = tsm::assemble(R"(
@@ -70,7 +61,7 @@ TEST(Assembler, ConstantsLiteralsAndGlobals) {
 .const coef f32[4] = 1.0, 0.5, -2
 .literal big u32[1] = 0x12345678
 .global counter u32[2] = 7
-.global msg u8[8] = "hi\n"
+.global msg u8[8] = "hi\n"   // a comment after a string; "#" inside a string is text: "x#y" 
 .kernel k
     FMUL R0, R1, c[2][coef+4]
     IADD R0, R0, c[1][big]
@@ -91,6 +82,12 @@ TEST(Assembler, ConstantsLiteralsAndGlobals) {
   EXPECT_EQ(tsm::isa::get(m.text[2], tsm::isa::Field::coff), 8u);
   const std::string listing = tsm::disassemble_module(m);
   EXPECT_EQ(tsm::assemble(listing, "listing").serialize(), m.serialize()) << listing;
+}
+
+TEST(Assembler, CommentMarkersInsideStringsAreText) {
+  const tsm::Module m = tsm::assemble(".const s u8[6] = \"a#b//\"  # real comment\n.kernel k\n  EXIT // done\n", "t.tsa");
+  const auto& b = m.cbanks.at(2);
+  EXPECT_EQ(std::string(b.begin(), b.begin() + 5), "a#b//");
 }
 
 struct BadSource {

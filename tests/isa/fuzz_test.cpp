@@ -3,27 +3,19 @@
 // parsers behind it) in a FormatError, or load as a valid module.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include <zlib.h>
 
 #include "isa/assembler.hpp"
 #include "isa/isa.hpp"
+#include "test_files.hpp"
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 std::vector<std::string> samples() {
   std::vector<std::string> v;
-  for (const char* k : {"saxpy", "divergence", "reduce"}) v.push_back(read(std::string(TSM_SOURCE_DIR) + "/firmware/asm/" + k + ".tsa"));
+  for (const auto& k : tsm::test::sample_kernels()) v.push_back(tsm::test::read_file(tsm::test::sample_kernel_path(k)));
   return v;
 }
 
