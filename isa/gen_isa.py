@@ -63,7 +63,7 @@ def load(path):
     if fields["op"]["lsb"] != 0:
         raise TableError("field op must start at bit 0")
 
-    seen_mn, seen_op = {}, {}
+    seen_mn = {}
     for ins in insns:
         mn = ins["mnemonic"]
         if mn in seen_mn:
@@ -73,7 +73,6 @@ def load(path):
             raise TableError(f"{mn}: unknown unit '{ins['unit']}'")
         if not 0 <= ins["opcode"] < (1 << fields["op"]["width"]):
             raise TableError(f"{mn}: opcode {ins['opcode']:#x} does not fit the op field")
-        seen_op.setdefault(ins["opcode"], []).append(mn)
         ins["used"] = used_fields(ins, fields, enums)
         check_no_overlap(ins, fields)
         check_suffixes(ins, fields, enums)
@@ -227,12 +226,13 @@ def gen_cpp(t):
         w(f"// {e['doc']}")
         w(f"enum class {name.title()} : uint8_t {{ " + ", ".join(cpp_ident(v) for v in e["values"]) + " };")
     w("")
+    max_values = max(len(e["values"]) for e in enums.values())
     w("struct EnumInfo {")
     w("  const char* name;")
     w("  const char* doc;")
     w("  uint8_t count;")
-    w("  std::array<const char*, 32> values;")
-    w("  std::array<uint8_t, 32> regs;  // registers per value (1 where the enum has no widths)")
+    w(f"  std::array<const char*, {max_values}> values;")
+    w(f"  std::array<uint8_t, {max_values}> regs;  // registers per value (1 where the enum has no widths)")
     w("};")
     w("inline constexpr std::array<EnumInfo, %d> kEnums = {{" % len(enums))
     for name, e in enums.items():
