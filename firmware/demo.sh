@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The showcase behind `./tsm demo`: the sample kernels through the assembler, the binary loader and
-# the disassembler, the ISA summary, and the occupancy calculator for the G80 configuration.
+# the disassembler, saxpy on the golden model (checked against C++, and through the generic
+# launcher), the ISA summary, and the occupancy calculator for the G80 configuration.
 set -euo pipefail
 BIN="$1"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,6 +25,25 @@ for k in saxpy divergence reduce; do
 done
 section "Disassembly of reduce"
 cat "$OUT/reduce.dis.tsa"
+
+section "Run saxpy on the golden model and check it against the C++ reference"
+"$BIN/tsm-tool" run saxpy --config g80
+
+section "The same kernel through the generic launcher, with buffers from files"
+python3 - "$OUT" <<'PY'
+import struct, sys
+n = 1000
+open(f"{sys.argv[1]}/x.bin", "wb").write(struct.pack(f"<{n}f", *[float(i) for i in range(n)]))
+open(f"{sys.argv[1]}/y.bin", "wb").write(struct.pack(f"<{n}f", *[1.0] * n))
+PY
+"$BIN/tsm-tool" launch "$HERE/asm/saxpy.tsa" --grid 4 --block 256 \
+  --arg u32:1000 --arg f32:2 --arg "buf:$OUT/x.bin" --arg "buf:$OUT/y.bin:$OUT/y_out.bin"
+python3 - "$OUT" <<'PY'
+import struct, sys
+y = struct.unpack("<1000f", open(f"{sys.argv[1]}/y_out.bin", "rb").read())
+assert all(y[i] == 2.0 * i + 1.0 for i in range(1000)), "launcher output differs from 2*x + 1"
+print(f"y_out.bin: y[0] = {y[0]}, y[999] = {y[999]} (2*x + 1, as expected)")
+PY
 
 section "Occupancy on g80 (10 registers/thread, no shared memory)"
 for b in 16,16 8,8; do "$BIN/tsm-tool" occupancy --config g80 --block "$b" --regs 10; echo; done

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "cli_args.hpp"
 #include "config/occupancy.hpp"
 #include "tsm/config_gen.hpp"
 
@@ -35,25 +36,8 @@ const SmConfig& config_named(const std::string& name) {
   fail(fmt::format("unknown configuration '{}' (known: {})", name, known));
 }
 
-// Parses "X", "X,Y" or "X,Y,Z" ('x' also separates, as in "16x16"); missing dimensions are 1.
-std::optional<tsm::Dim3> parse_dim3(std::string_view text) {
-  std::vector<std::uint32_t> dims;
-  for (std::size_t begin = 0;;) {
-    const std::size_t end = std::min(text.find_first_of(",x", begin), text.size());
-    std::uint32_t value = 0;
-    const auto [ptr, ec] = std::from_chars(text.data() + begin, text.data() + end, value);
-    if (ec != std::errc() || ptr != text.data() + end || end == begin) return std::nullopt;
-    dims.push_back(value);
-    if (end == text.size()) break;
-    begin = end + 1;
-  }
-  if (dims.size() > 3) return std::nullopt;
-  dims.resize(3, 1);
-  return tsm::Dim3{dims[0], dims[1], dims[2]};
-}
-
 tsm::Dim3 dim3_option(std::string_view option, const std::string& text) {
-  if (auto dim = parse_dim3(text)) return *dim;
+  if (auto dim = tsm::tools::parse_dim3(text)) return *dim;
   fail(fmt::format("{} '{}': expected X[,Y[,Z]] with unsigned integers", option, text));
 }
 

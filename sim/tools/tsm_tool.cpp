@@ -4,12 +4,14 @@
 
 #include "cmd_config.hpp"
 #include "cmd_isa.hpp"
+#include "cmd_launch.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"TeslaSM tools: assembler, disassembler, ISA reference, configurations and occupancy", "tsm"};
+  CLI::App app{"TeslaSM tools: assembler, disassembler, ISA reference, configurations, occupancy, kernel launches", "tsm"};
   app.require_subcommand(1);
   add_isa_commands(app);
   add_config_commands(app);
+  add_launch_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

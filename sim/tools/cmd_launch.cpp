@@ -1,0 +1,203 @@
+// tsm-tool's `launch` (any kernel binary or assembly file, arguments from the command line) and
+// `run` (the firmware host programs with their C++ references).
+#include "cmd_launch.hpp"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli_args.hpp"
+#include "host.hpp"
+#include "isa/assembler.hpp"
+#include "runtime/runtime.hpp"
+
+namespace {
+
+using tsm::DevicePtr;
+using tsm::Runtime;
+
+[[noreturn]] void fail(const std::string& message) {
+  fmt::print(stderr, "error: {}\n", message);
+  throw CLI::RuntimeError(1);
+}
+
+std::vector<uint8_t> read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) fail(fmt::format("{}: cannot open", path));
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+// A binary (by its magic number) or assembly source.
+tsm::Module load_kernel_file(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  if (bytes.size() >= 4 && bytes[0] == 'T' && bytes[1] == 'S' && bytes[2] == 'M' && bytes[3] == 'B')
+    return tsm::Module::deserialize(bytes, path);
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".cu" || ext == ".ptx")
+    fail(fmt::format("{}: CUDA and PTX input arrive with the compiler (./tsm compile); give a .tsb binary or .tsa assembly", path));
+  return tsm::assemble(std::string(bytes.begin(), bytes.end()), path);
+}
+
+struct LaunchOptions {
+  std::string kernel_file;
+  std::string kernel;
+  std::string grid = "1";
+  std::string block = "1";
+  uint32_t shared = 0;
+  std::string backend = "golden";
+  std::string config = "g80";
+  uint64_t budget = 200'000'000;
+  std::vector<std::string> args;
+};
+
+struct BufferArg {
+  DevicePtr ptr;
+  uint32_t bytes;
+  std::string out_file;
+};
+
+uint64_t parse_number(const std::string& spec, const std::string& text, bool is_signed) {
+  try {
+    size_t used = 0;
+    const uint64_t v = is_signed ? static_cast<uint64_t>(std::stoll(text, &used, 0)) : std::stoull(text, &used, 0);
+    if (used != text.size() || text.empty()) throw std::invalid_argument("trailing");
+    if (!is_signed && text[0] == '-') throw std::invalid_argument("negative");
+    return v;
+  } catch (const std::exception&) {
+    fail(fmt::format("--arg {}: '{}' is not a valid {} number", spec, text, is_signed ? "signed" : "unsigned"));
+  }
+}
+
+void run_launch(const LaunchOptions& o) {
+  tsm::firmware::HostOptions ho;
+  ho.backend = o.backend;
+  ho.config = o.config;
+  try {
+    auto rt = tsm::firmware::make_runtime(ho);
+    rt->set_instruction_budget(o.budget);
+    rt->set_printf_sink(stdout);
+    const auto mod = rt->load_module(load_kernel_file(o.kernel_file));
+    const auto grid = tsm::tools::parse_dim3(o.grid), block = tsm::tools::parse_dim3(o.block);
+    if (!grid) fail(fmt::format("--grid '{}': expected X[,Y[,Z]]", o.grid));
+    if (!block) fail(fmt::format("--block '{}': expected X[,Y[,Z]]", o.block));
+
+    tsm::KernelArgs args;
+    std::vector<BufferArg> buffers;
+    for (const std::string& a : o.args) {
+      const size_t colon = a.find(':');
+      if (colon == std::string::npos) fail(fmt::format("--arg '{}': expected KIND:VALUE (i32 u32 f32 i64 u64 buf zeros)", a));
+      const std::string kind = a.substr(0, colon), rest = a.substr(colon + 1);
+      if (kind == "i32") args.i32(static_cast<int32_t>(parse_number(a, rest, true)));
+      else if (kind == "u32") args.u32(static_cast<uint32_t>(parse_number(a, rest, false)));
+      else if (kind == "i64") args.i64(static_cast<int64_t>(parse_number(a, rest, true)));
+      else if (kind == "u64") args.u64(parse_number(a, rest, false));
+      else if (kind == "f32") {
+        try {
+          size_t used = 0;
+          const float f = std::stof(rest, &used);
+          if (used != rest.size()) throw std::invalid_argument("trailing");
+          args.f32(f);
+        } catch (const std::exception&) {
+          fail(fmt::format("--arg {}: '{}' is not a float", a, rest));
+        }
+      } else if (kind == "buf" || kind == "zeros") {
+        const size_t colon2 = rest.find(':');
+        const std::string first = rest.substr(0, colon2);
+        const std::string out = colon2 == std::string::npos ? "" : rest.substr(colon2 + 1);
+        std::vector<uint8_t> init;
+        if (kind == "buf") init = read_file(first);
+        else init.assign(static_cast<size_t>(parse_number(a, first, false)), 0);
+        if (init.empty()) fail(fmt::format("--arg {}: the buffer would be empty", a));
+        const DevicePtr p = rt->malloc(static_cast<uint32_t>(init.size()));
+        rt->memcpy_to_device(p, init);
+        buffers.push_back({p, static_cast<uint32_t>(init.size()), out});
+        args.ptr(p);
+      } else {
+        fail(fmt::format("--arg '{}': unknown kind '{}' (i32 u32 f32 i64 u64 buf zeros)", a, kind));
+      }
+    }
+    const auto& module = rt->module(mod);
+    std::string kernel = o.kernel;
+    if (kernel.empty()) {
+      if (module.kernels.size() != 1) fail(fmt::format("{} has {} kernels: name one with --kernel", o.kernel_file, module.kernels.size()));
+      kernel = module.kernels[0].name;
+    }
+    const tsm::LaunchResult r = rt->launch(mod, kernel, *grid, *block, args, o.shared);
+    fmt::print("launch {} on {} ({}): grid {}, block {}, {} bytes dynamic shared\n", kernel, rt->backend().name(), o.config,
+               tsm::to_string(*grid), tsm::to_string(*block), o.shared);
+    fmt::print("  blocks {} ({} resident per SM), warp instructions {}, thread instructions {}, scheduler rounds {}\n",
+               r.stats.blocks, r.stats.blocks_per_sm, r.stats.warp_instructions, r.stats.thread_instructions, r.stats.rounds);
+    for (const auto& b : buffers) {
+      if (b.out_file.empty()) continue;
+      std::vector<uint8_t> data(b.bytes);
+      rt->memcpy_to_host(data, b.ptr);
+      std::ofstream f(b.out_file, std::ios::binary | std::ios::trunc);
+      f.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+      if (!f) fail(fmt::format("{}: cannot write", b.out_file));
+      fmt::print("  wrote {} bytes to {}\n", data.size(), b.out_file);
+    }
+  } catch (const tsm::RuntimeError& e) {
+    fail(e.what());
+  } catch (const tsm::FormatError& e) {
+    fail(e.what());
+  } catch (const tsm::AsmError& e) {
+    fail(e.what());
+  }
+}
+
+void run_program(const std::string& name, const tsm::firmware::HostOptions& o) {
+  for (const auto& p : tsm::firmware::host_programs()) {
+    if (p.name != name) continue;
+    bool ok = false;
+    try {
+      auto rt = tsm::firmware::make_runtime(o);
+      rt->set_printf_sink(stdout);
+      ok = p.run(*rt, o);
+    } catch (const tsm::RuntimeError& e) {
+      fail(e.what());
+    } catch (const tsm::AsmError& e) {
+      fail(e.what());
+    }
+    if (!ok) throw CLI::RuntimeError(1);
+    return;
+  }
+  std::string known;
+  for (const auto& p : tsm::firmware::host_programs()) known += (known.empty() ? "" : ", ") + p.name;
+  fail(fmt::format("no program '{}' (known: {})", name, known));
+}
+
+}  // namespace
+
+void add_launch_commands(CLI::App& app) {
+  auto o = std::make_shared<LaunchOptions>();
+  CLI::App* launch = app.add_subcommand("launch", "Launch a kernel (.tsb binary or .tsa assembly) with arguments from the command line");
+  launch->add_option("kernel_file", o->kernel_file, "Kernel binary or assembly")->required();
+  launch->add_option("--kernel", o->kernel, "Kernel name (optional when the module has one kernel)");
+  launch->add_option("--grid", o->grid, "Grid shape X[,Y[,Z]]")->capture_default_str();
+  launch->add_option("--block", o->block, "Block shape X[,Y[,Z]]")->capture_default_str();
+  launch->add_option("--shared", o->shared, "Dynamic shared memory bytes")->capture_default_str();
+  launch->add_option("--backend", o->backend, "Backend: golden")->capture_default_str();
+  launch->add_option("--config", o->config, "SM configuration (see: configs)")->capture_default_str();
+  launch->add_option("--budget", o->budget, "Warp instructions before a runaway-kernel fault")->capture_default_str();
+  launch->add_option("--arg", o->args,
+                     "Kernel argument, in parameter order: i32:V u32:V f32:V i64:V u64:V, buf:IN_FILE[:OUT_FILE] "
+                     "(device buffer from a raw little-endian file, written back to OUT_FILE), zeros:BYTES[:OUT_FILE]");
+  launch->callback([o] { run_launch(*o); });
+
+  auto name = std::make_shared<std::string>();
+  auto ho = std::make_shared<tsm::firmware::HostOptions>();
+  std::string programs;
+  for (const auto& p : tsm::firmware::host_programs()) programs += fmt::format("\n  {:<8} {}", p.name, p.description);
+  CLI::App* run = app.add_subcommand("run", "Run a firmware kernel with its host program and check it against the C++ reference:" + programs);
+  run->add_option("program", *name, "Program name")->required();
+  run->add_option("--backend", ho->backend, "Backend: golden")->capture_default_str();
+  run->add_option("--config", ho->config, "SM configuration")->capture_default_str();
+  run->add_option("-n,--size", ho->n, "Problem size (default: the program's)");
+  run->add_option("--block", ho->block, "Threads per block (default: the program's)");
+  run->add_option("--seed", ho->seed, "Input seed")->capture_default_str();
+  run->callback([name, ho] { run_program(*name, *ho); });
+}
