@@ -126,6 +126,7 @@ void State::place_block(uint32_t sm_id, uint64_t linear) {
     warp.resident = true;
     warp.block_slot = block_slot;
     warp.warp_in_block = w;
+    warp.pc = spec.kernel->entry;
     const uint32_t threads = std::min(kWarpSize, threads_per_block - w * kWarpSize);
     warp.live = warp.active = threads == 32 ? ~0u : (1u << threads) - 1;
     warp.regs.assign(size_t{kWarpSize} * nregs, 0);
