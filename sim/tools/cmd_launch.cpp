@@ -13,6 +13,7 @@
 #include "cli_args.hpp"
 #include "host.hpp"
 #include "isa/assembler.hpp"
+#include "ptx/compile.hpp"
 #include "runtime/runtime.hpp"
 
 namespace {
@@ -31,14 +32,27 @@ std::vector<uint8_t> read_file(const std::string& path) {
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
-// A binary (by its magic number) or assembly source.
-tsm::Module load_kernel_file(const std::string& path) {
+// A binary (by its magic number), CUDA or PTX (compiled on the fly), or assembly source.
+tsm::Module load_kernel_file(const std::string& path, const std::string& frontend) {
   const std::vector<uint8_t> bytes = read_file(path);
   if (bytes.size() >= 4 && bytes[0] == 'T' && bytes[1] == 'S' && bytes[2] == 'M' && bytes[3] == 'B')
     return tsm::Module::deserialize(bytes, path);
   const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".cu" || ext == ".ptx")
-    fail(fmt::format("{}: CUDA and PTX input arrive with the compiler (./tsm compile); give a .tsb binary or .tsa assembly", path));
+  if (ext == ".cu" || ext == ".ptx") {
+    tsm::ptx::CompileOptions co;
+    co.frontend = frontend == "nvcc" ? tsm::compiler::Frontend::Nvcc
+                  : frontend == "clang" ? tsm::compiler::Frontend::Clang
+                                        : tsm::compiler::Frontend::Auto;
+    try {
+      return tsm::ptx::compile_file(path, co).module;
+    } catch (const tsm::ptx::PtxError& e) {
+      fmt::print(stderr, "{}\n", e.what());
+      throw CLI::RuntimeError(1);
+    } catch (const tsm::compiler::CompileError& e) {
+      fmt::print(stderr, "{}\n", e.what());
+      throw CLI::RuntimeError(1);
+    }
+  }
   return tsm::assemble(std::string(bytes.begin(), bytes.end()), path);
 }
 
@@ -50,6 +64,7 @@ struct LaunchOptions {
   uint32_t shared = 0;
   std::string backend = "golden";
   std::string config = "g80";
+  std::string frontend = "auto";
   uint64_t budget = 200'000'000;
   std::vector<std::string> args;
 };
@@ -80,7 +95,7 @@ void run_launch(const LaunchOptions& o) {
     auto rt = tsm::firmware::make_runtime(ho);
     rt->set_instruction_budget(o.budget);
     rt->set_printf_sink(stdout);
-    const auto mod = rt->load_module(load_kernel_file(o.kernel_file));
+    const auto mod = rt->load_module(load_kernel_file(o.kernel_file, o.frontend));
     const auto grid = tsm::tools::parse_dim3(o.grid), block = tsm::tools::parse_dim3(o.block);
     if (!grid) fail(fmt::format("--grid '{}': expected X[,Y[,Z]]", o.grid));
     if (!block) fail(fmt::format("--block '{}': expected X[,Y[,Z]]", o.block));
@@ -175,7 +190,10 @@ void run_program(const std::string& name, const tsm::firmware::HostOptions& o) {
 void add_launch_commands(CLI::App& app) {
   auto o = std::make_shared<LaunchOptions>();
   CLI::App* launch = app.add_subcommand("launch", "Launch a kernel (.tsb binary or .tsa assembly) with arguments from the command line");
-  launch->add_option("kernel_file", o->kernel_file, "Kernel binary or assembly")->required();
+  launch->add_option("kernel_file", o->kernel_file, "Kernel: .tsb binary, .tsa assembly, or .cu/.ptx (compiled on the fly)")->required();
+  launch->add_option("--frontend", o->frontend, "CUDA front end for .cu files: auto, nvcc, clang")
+      ->check(CLI::IsMember({"auto", "nvcc", "clang"}))
+      ->capture_default_str();
   launch->add_option("--kernel", o->kernel, "Kernel name (optional when the module has one kernel)");
   launch->add_option("--grid", o->grid, "Grid shape X[,Y[,Z]]")->capture_default_str();
   launch->add_option("--block", o->block, "Block shape X[,Y[,Z]]")->capture_default_str();

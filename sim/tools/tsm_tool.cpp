@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cmd_compile.hpp"
 #include "cmd_config.hpp"
 #include "cmd_isa.hpp"
 #include "cmd_launch.hpp"
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
   add_isa_commands(app);
   add_config_commands(app);
   add_launch_commands(app);
+  add_compile_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,28 @@
+// One call from a CUDA or PTX file to a native module: front end, parser, translator.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/frontend.hpp"
+#include "ptx/translate.hpp"
+
+namespace tsm::ptx {
+
+struct CompileOptions {
+  compiler::Frontend frontend = compiler::Frontend::Auto;
+  uint32_t max_registers = 128;  // --maxrregcount
+};
+
+struct Compiled {
+  ::tsm::Module module;
+  std::vector<KernelStats> stats;
+  std::string ptx;       // the PTX that was translated
+  std::string frontend;  // "nvcc", "clang", or "ptx" for PTX input
+};
+
+/// Compile FILE.cu (through a CUDA front end) or FILE.ptx. Throws compiler::CompileError for
+/// front-end failures and PtxError for PTX the translator rejects.
+Compiled compile_file(const std::string& path, const CompileOptions& options);
+
+}  // namespace tsm::ptx

@@ -1,0 +1,1283 @@
+// Instruction selection from PTX to machine IR (docs/translator.md §3). Each PTX instruction
+// becomes native instructions written as assembly templates over virtual registers.
+#include "ptx/lower.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "isa/isa.hpp"
+#include "ptx/builder.hpp"
+#include "ptx/support.hpp"
+
+namespace tsm::ptx {
+
+namespace g = isa::gen;
+
+namespace {
+
+std::optional<Type> parse_type(std::string_view m) {
+  if (m == "pred") return Type{Type::Kind::Pred, 1};
+  if (m.size() < 2) return std::nullopt;
+  Type t;
+  switch (m[0]) {
+    case 'b': t.kind = Type::Kind::B; break;
+    case 'u': t.kind = Type::Kind::U; break;
+    case 's': t.kind = Type::Kind::S; break;
+    case 'f': t.kind = Type::Kind::F; break;
+    default: return std::nullopt;
+  }
+  const std::string_view bits = m.substr(1);
+  if (bits == "8") t.bits = 8;
+  else if (bits == "16") t.bits = 16;
+  else if (bits == "32") t.bits = 32;
+  else if (bits == "64") t.bits = 64;
+  else return std::nullopt;
+  return t;
+}
+
+MBlock named_block(std::string label) {
+  MBlock b;
+  b.label = std::move(label);
+  return b;
+}
+
+struct Reg {
+  uint32_t vreg = 0;
+  Type type;
+};
+
+/// A source value: a virtual register, an immediate (raw bits) or a constant-bank word.
+struct Val {
+  enum class Kind { V, Imm, Const } kind = Kind::V;
+  uint32_t vreg = 0;
+  uint64_t imm = 0;
+  uint32_t bank = 0, off = 0;
+};
+
+class Lowering;
+
+/// Collects one template's placeholders.
+class Em {
+ public:
+  explicit Em(Lowering& l) : l_(l) {}
+  std::string r(uint32_t vreg) {
+    regs_.push_back(vreg);
+    return fmt::format("%{}", regs_.size() - 1);
+  }
+  std::string hi(uint32_t vreg) {
+    regs_.push_back(vreg);
+    return fmt::format("%{}h", regs_.size() - 1);
+  }
+  std::string part(uint32_t vreg, unsigned k) {
+    regs_.push_back(vreg);
+    return k == 0 ? fmt::format("%{}", regs_.size() - 1) : k == 1 ? fmt::format("%{}h", regs_.size() - 1) : fmt::format("%{}.{}", regs_.size() - 1, k);
+  }
+  std::string p(uint32_t vpred) {
+    preds_.push_back(vpred);
+    return fmt::format("%p{}", preds_.size() - 1);
+  }
+  /// Operand B (32-bit, or the low/high word of a 64-bit value): register, constant or immediate.
+  std::string b(const Val& v, bool high = false, bool float_imm = false);
+  MInst& operator()(const std::string& text);
+
+ private:
+  Lowering& l_;
+  std::vector<uint32_t> regs_, preds_;
+};
+
+class Lowering {
+ public:
+  Lowering(const Module& mod, const Function& fn, const Layout& layout) : mod_(mod), fn_(fn), layout_(layout) {
+    f_.name = fn.name;
+  }
+
+  MFunction run();
+
+  // ---- used by Em ----
+  MInst& append(MInst m) {
+    f_.blocks[cur_].insts.push_back(std::move(m));
+    return f_.blocks[cur_].insts.back();
+  }
+  Loc loc() const { return loc_; }
+  uint32_t temp(uint8_t width = 1) { return f_.new_vreg(width); }
+  uint32_t temp_pred() { return f_.new_vreg(1, true); }
+  uint32_t materialize32(uint32_t bits) {
+    const uint32_t t = temp();
+    Em e(*this);
+    e(fmt::format("MOV32I {}, {:#x}", e.r(t), bits));
+    return t;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const { throw PtxError(mod_.file, loc_, what); }
+  [[noreturn]] void unsupported(const Instruction& in) const {
+    std::string full = in.opcode;
+    for (const auto& m : in.mods) full += "." + m;
+    fail(fmt::format("unsupported PTX instruction '{}' (see docs/ptx-support.md)", full));
+  }
+
+  void declare_registers();
+  int block_of(const std::string& label) const;
+  void select(const Instruction& in);
+  void guarded(const Instruction& in);
+
+  // operands
+  const Reg& reg(const Operand& op) const;
+  uint32_t dst(const Operand& op) const { return reg(op).vreg; }
+  Val value(const Operand& op, const Type& t);
+  uint32_t vreg_value(const Operand& op, const Type& t);  // forced into a register
+  uint32_t pred_value(const Operand& op, bool& neg);
+  Type type_of(const Instruction& in, size_t nth = 0) const;
+  bool has(const Instruction& in, std::string_view mod) const {
+    return std::find(in.mods.begin(), in.mods.end(), mod) != in.mods.end();
+  }
+  Space space_of(const Instruction& in) const;
+
+  // families
+  void mov(const Instruction& in);
+  void int_arith(const Instruction& in);
+  void float_arith(const Instruction& in);
+  void logic(const Instruction& in);
+  void shift(const Instruction& in);
+  void setp(const Instruction& in);
+  void selp(const Instruction& in);
+  void cvt(const Instruction& in);
+  void cvta(const Instruction& in);
+  void load_store(const Instruction& in);
+  void atomic(const Instruction& in);
+  void special_function(const Instruction& in);
+  void control(const Instruction& in);
+  void sync(const Instruction& in);
+  void warp(const Instruction& in);
+  void bits(const Instruction& in);
+  void bfe64(const Instruction& in);
+  void shr64_imm(uint32_t d, uint32_t a, uint32_t n, bool arith);
+
+  // helpers
+  std::string addr_reg_and_offset(Em& e, const Operand& addr, Space sp, bool& wide, int64_t& off);
+  void copy(uint32_t d, uint32_t s, uint8_t width);
+
+  const Module& mod_;
+  const Function& fn_;
+  const Layout& layout_;
+  MFunction f_;
+  std::map<std::string, Reg, std::less<>> regs_;
+  std::map<std::string, int, std::less<>> labels_;
+  int cur_ = 0;
+  Loc loc_;
+  std::string guard_;  // the guard text of the instruction being selected ("@%pN " form)
+  uint32_t guard_pred_ = 0;
+  bool guard_neg_ = false;
+};
+
+std::string Em::b(const Val& v, bool high, bool float_imm) {
+  switch (v.kind) {
+    case Val::Kind::V: return high ? hi(v.vreg) : r(v.vreg);
+    case Val::Kind::Const: return fmt::format("c[{}][{:#x}]", v.bank, v.off + (high ? 4 : 0));
+    case Val::Kind::Imm: break;
+  }
+  const uint32_t bits = static_cast<uint32_t>(high ? v.imm >> 32 : v.imm);
+  if (float_imm) {
+    if ((bits & 0xFFF) == 0) return isa::format_f32(bits);
+  } else {
+    const auto s = static_cast<int32_t>(bits);
+    if (s >= -(1 << 19) && s < (1 << 19)) return fmt::format("{}", s);
+  }
+  return r(l_.materialize32(bits));
+}
+
+MInst& Em::operator()(const std::string& text) { return l_.append(build_inst(text, regs_, preds_, l_.loc())); }
+
+// ---- registers and operands --------------------------------------------------------------------
+
+void Lowering::declare_registers() {
+  for (const VarDecl& d : fn_.decls) {
+    if (d.space != Space::Reg) continue;
+    const uint8_t width = d.type.kind == Type::Kind::Pred ? 1 : (d.type.bits == 64 ? 2 : 1) * static_cast<uint8_t>(d.vector);
+    auto add = [&](const std::string& name) {
+      regs_[name] = Reg{f_.new_vreg(width, d.type.kind == Type::Kind::Pred), d.type};
+    };
+    if (d.range) {
+      for (unsigned i = 0; i < d.range; ++i) add(d.name + std::to_string(i));
+    } else {
+      add(d.name);
+    }
+  }
+}
+
+const Reg& Lowering::reg(const Operand& op) const {
+  auto it = regs_.find(op.name);
+  if (it == regs_.end()) fail(fmt::format("register '{}' is not declared", op.name));
+  return it->second;
+}
+
+Type Lowering::type_of(const Instruction& in, size_t nth) const {
+  size_t seen = 0;
+  for (const auto& m : in.mods) {
+    if (auto t = parse_type(m)) {
+      if (seen++ == nth) return *t;
+    }
+  }
+  fail(fmt::format("'{}' needs a type", in.opcode));
+}
+
+Space Lowering::space_of(const Instruction& in) const {
+  for (const auto& m : in.mods) {
+    if (m == "global") return Space::Global;
+    if (m == "shared") return Space::Shared;
+    if (m == "local") return Space::Local;
+    if (m == "const") return Space::Const;
+    if (m == "param") return Space::Param;
+  }
+  return Space::Generic;
+}
+
+Val Lowering::value(const Operand& op, const Type& t) {
+  Val v;
+  switch (op.kind) {
+    case Operand::Kind::Reg: v.vreg = reg(op).vreg; return v;
+    case Operand::Kind::Imm:
+      v.kind = Val::Kind::Imm;
+      v.imm = static_cast<uint64_t>(op.imm);
+      if (t.bits < 64) v.imm &= 0xFFFFFFFFu;
+      return v;
+    case Operand::Kind::FImm: {
+      v.kind = Val::Kind::Imm;
+      if (t.bits == 64) v.imm = op.f64 ? op.fbits : std::bit_cast<uint64_t>(static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(op.fbits))));
+      else v.imm = op.f64 ? std::bit_cast<uint32_t>(static_cast<float>(std::bit_cast<double>(op.fbits))) : op.fbits;
+      return v;
+    }
+    case Operand::Kind::Special: {
+      static const std::map<std::string, std::string, std::less<>> kSpecial = {
+          {"%tid.x", "SR_TID_X"}, {"%tid.y", "SR_TID_Y"}, {"%tid.z", "SR_TID_Z"},
+          {"%ntid.x", "SR_NTID_X"}, {"%ntid.y", "SR_NTID_Y"}, {"%ntid.z", "SR_NTID_Z"},
+          {"%ctaid.x", "SR_CTAID_X"}, {"%ctaid.y", "SR_CTAID_Y"}, {"%ctaid.z", "SR_CTAID_Z"},
+          {"%nctaid.x", "SR_NCTAID_X"}, {"%nctaid.y", "SR_NCTAID_Y"}, {"%nctaid.z", "SR_NCTAID_Z"},
+          {"%laneid", "SR_LANEID"}, {"%warpid", "SR_WARPID"}, {"%nwarpid", "SR_NWARPID"},
+          {"%smid", "SR_SMID"}, {"%nsmid", "SR_NSMID"}, {"%clock", "SR_CLOCK"},
+          {"%lanemask_eq", "SR_LANEMASK_EQ"}, {"%lanemask_lt", "SR_LANEMASK_LT"}, {"%lanemask_le", "SR_LANEMASK_LE"},
+          {"%lanemask_gt", "SR_LANEMASK_GT"}, {"%lanemask_ge", "SR_LANEMASK_GE"}};
+      if (op.name == "%clock64") {
+        const uint32_t t64 = temp(2);
+        Em e(*this);
+        e(fmt::format("S2R {}, SR_CLOCK", e.r(t64)));
+        Em e2(*this);
+        e2(fmt::format("S2R {}, SR_CLOCK_HI", e2.hi(t64)));
+        v.vreg = t64;
+        return v;
+      }
+      if (op.name == "%dynamic_smem_size") {
+        v.kind = Val::Kind::Const;
+        v.off = g::kC0DynShared;
+        return v;
+      }
+      auto it = kSpecial.find(op.name);
+      if (it == kSpecial.end()) fail(fmt::format("unsupported special register '{}'", op.name));
+      v.vreg = temp(t.bits == 64 ? 2 : 1);
+      Em e(*this);
+      e(fmt::format("S2R {}, {}", e.r(v.vreg), it->second));
+      if (t.bits == 64) {
+        Em z(*this);
+        z(fmt::format("MOV {}, RZ", z.hi(v.vreg)));
+      }
+      return v;
+    }
+    case Operand::Kind::Symbol: {
+      auto it = layout_.symbols.find(op.name);
+      if (it == layout_.symbols.end()) fail(fmt::format("unknown symbol '{}'", op.name));
+      const Symbol& s = it->second;
+      if (s.space == Space::Global) {  // the address slot in bank 1
+        v.kind = Val::Kind::Const;
+        v.bank = g::kCbankLiterals;
+        v.off = s.offset;
+        return v;
+      }
+      if (s.space == Space::Param || s.space == Space::Const)
+        fail(fmt::format("the address of {} variable '{}' cannot be taken", s.space == Space::Param ? "parameter" : "constant", op.name));
+      v.kind = Val::Kind::Imm;  // shared and local addresses are offsets within their space
+      v.imm = s.offset;
+      return v;
+    }
+    default: fail("unexpected operand");
+  }
+}
+
+uint32_t Lowering::vreg_value(const Operand& op, const Type& t) {
+  const Val v = value(op, t);
+  if (v.kind == Val::Kind::V) return v.vreg;
+  const uint8_t width = t.bits == 64 ? 2 : 1;
+  const uint32_t d = temp(width);
+  Em e(*this);
+  e(fmt::format("MOV {}, {}", e.r(d), e.b(v)));
+  if (width == 2) {
+    Em e2(*this);
+    e2(fmt::format("MOV {}, {}", e2.hi(d), e2.b(v, true)));
+  }
+  return d;
+}
+
+uint32_t Lowering::pred_value(const Operand& op, bool& neg) {
+  neg = op.neg;
+  if (op.kind == Operand::Kind::Imm) {  // a constant predicate
+    const uint32_t p = temp_pred();
+    Em e(*this);
+    e(fmt::format("ISETP.{}.U32 {}, PT, RZ, RZ", op.imm ? "EQ" : "NE", e.p(p)));  // RZ == RZ holds, RZ != RZ does not
+    return p;
+  }
+  const Reg& r = reg(op);
+  if (r.type.kind != Type::Kind::Pred) fail(fmt::format("'{}' is not a predicate", op.name));
+  return r.vreg;
+}
+
+void Lowering::copy(uint32_t d, uint32_t s, uint8_t width) {
+  for (unsigned k = 0; k < width; ++k) {
+    Em e(*this);
+    e(fmt::format("MOV {}, {}", e.part(d, k), e.part(s, k)));
+  }
+}
+
+// ---- driver ------------------------------------------------------------------------------------
+
+int Lowering::block_of(const std::string& label) const {
+  auto it = labels_.find(label);
+  if (it == labels_.end()) fail(fmt::format("undefined label '{}'", label));
+  return it->second;
+}
+
+MFunction Lowering::run() {
+  declare_registers();
+  f_.blocks.push_back(named_block("entry"));
+  // Pre-create blocks for labels in order so forward branches resolve.
+  {
+    std::vector<std::string> order;
+    for (const Statement& st : fn_.body)
+      if (st.kind == Statement::Kind::Label) order.push_back(st.label);
+    for (const auto& l : order) {
+      labels_[l] = static_cast<int>(f_.blocks.size());
+      f_.blocks.push_back(named_block(l));
+    }
+  }
+  // Statements between labels go into the current block; a terminator starts an anonymous block.
+  // Blocks are later laid out in statement order, so record the order as we go.
+  std::vector<int> order{0};
+  cur_ = 0;
+  for (const Statement& st : fn_.body) {
+    loc_ = st.loc;
+    if (st.kind == Statement::Kind::Label) {
+      const int b = labels_.at(st.label);
+      if (f_.blocks[cur_].exit == MBlock::Exit::Fall) f_.blocks[cur_].fall = b;
+      cur_ = b;
+      order.push_back(b);
+      continue;
+    }
+    loc_ = st.instr.loc;
+    select(st.instr);
+    const MBlock::Exit ex = f_.blocks[cur_].exit;
+    if (ex != MBlock::Exit::Fall) {  // the instruction ended the block
+      const int nb = static_cast<int>(f_.blocks.size());
+      f_.blocks.push_back(named_block(fmt::format("$after{}", nb)));
+      if (ex == MBlock::Exit::Branch) f_.blocks[cur_].fall = nb;
+      cur_ = nb;
+      order.push_back(nb);
+    }
+  }
+  if (f_.blocks[cur_].exit == MBlock::Exit::Fall) {  // falling off the end returns
+    Em e(*this);
+    e("EXIT");
+    f_.blocks[cur_].exit = MBlock::Exit::Stop;
+  }
+  // Re-index blocks in layout order.
+  std::vector<int> new_index(f_.blocks.size(), -1);
+  for (size_t i = 0; i < order.size(); ++i) new_index[static_cast<size_t>(order[i])] = static_cast<int>(i);
+  std::vector<MBlock> laid;
+  for (int b : order) laid.push_back(std::move(f_.blocks[static_cast<size_t>(b)]));
+  for (auto& b : laid) {
+    if (b.taken >= 0) b.taken = new_index[static_cast<size_t>(b.taken)];
+    if (b.fall >= 0) b.fall = new_index[static_cast<size_t>(b.fall)];
+    for (auto& m : b.insts)
+      if (m.target >= 0) m.target = new_index[static_cast<size_t>(m.target)];
+  }
+  // A block that falls through must fall into the next one in layout.
+  for (size_t i = 0; i < laid.size(); ++i) {
+    auto& b = laid[i];
+    if ((b.exit == MBlock::Exit::Fall || b.exit == MBlock::Exit::Branch) && b.fall != static_cast<int>(i) + 1)
+      b.fall = i + 1 < laid.size() ? static_cast<int>(i) + 1 : -1;
+    if (b.exit == MBlock::Exit::Fall && b.fall < 0) {  // last block falls off: return
+      b.insts.push_back(build_inst("EXIT", {}, {}, loc_));
+      b.exit = MBlock::Exit::Stop;
+    }
+  }
+  f_.blocks = std::move(laid);
+  return std::move(f_);
+}
+
+void Lowering::select(const Instruction& in) {
+  guard_.clear();
+  guard_pred_ = 0;
+  if (!in.guard.empty()) {
+    Operand g;
+    g.kind = Operand::Kind::Reg;
+    g.name = in.guard;
+    bool neg = false;
+    guard_pred_ = pred_value(g, neg);
+    guard_neg_ = in.guard_neg;
+  }
+  const std::string& op = in.opcode;
+  if (!find_support(op)) unsupported(in);  // the table is the contract (docs/ptx-support.md)
+  if (op == "bra" || op == "ret" || op == "exit" || op == "trap" || op == "brkpt") return control(in);
+  guarded(in);
+}
+
+// Every data instruction may carry a guard: each native instruction it becomes gets it.
+void Lowering::guarded(const Instruction& in) {
+  const size_t first = f_.blocks[cur_].insts.size();
+  const std::string& op = in.opcode;
+  if (op == "mov") mov(in);
+  else if (op == "ld" || op == "st" || op == "ldu") load_store(in);
+  else if (op == "add" || op == "sub" || op == "mul" || op == "mad" || op == "min" || op == "max" || op == "neg" || op == "abs") {
+    const Type t = type_of(in);
+    if (t.kind == Type::Kind::F) float_arith(in);
+    else int_arith(in);
+  } else if (op == "fma" || op == "div" || op == "sqrt" || op == "rcp" || op == "rsqrt" || op == "ex2" || op == "lg2" || op == "sin" ||
+             op == "cos" || op == "tanh") {
+    if (op == "fma") float_arith(in);
+    else if (op == "div" && type_of(in).kind != Type::Kind::F) int_arith(in);
+    else special_function(in);
+  } else if (op == "and" || op == "or" || op == "xor" || op == "not" || op == "cnot" || op == "lop3") logic(in);
+  else if (op == "shl" || op == "shr" || op == "shf") shift(in);
+  else if (op == "setp") setp(in);
+  else if (op == "selp") selp(in);
+  else if (op == "cvt") cvt(in);
+  else if (op == "cvta") cvta(in);
+  else if (op == "atom" || op == "red") atomic(in);
+  else if (op == "bar" || op == "barrier" || op == "membar" || op == "fence") sync(in);
+  else if (op == "shfl" || op == "vote" || op == "activemask") warp(in);
+  else if (op == "popc" || op == "clz" || op == "brev" || op == "bfe" || op == "bfi" || op == "prmt") bits(in);
+  else unsupported(in);
+  if (guard_pred_ == 0) return;
+  // Apply the guard to every instruction the PTX instruction became.
+  auto& insts = f_.blocks[cur_].insts;
+  for (size_t i = first; i < insts.size(); ++i) {
+    MInst& m = insts[i];
+    if (isa::get(m.word, isa::Field::pg) != isa::kPT) fail("internal: a guarded template is guarded again");
+    m.word = isa::set(m.word, isa::Field::pg, 0);
+    m.word = isa::set(m.word, isa::Field::pgn, guard_neg_ ? 1 : 0);
+    m.binds.push_back({isa::Field::pg, guard_pred_, 0});
+  }
+}
+
+// ---- data movement ------------------------------------------------------------------------------
+
+void Lowering::mov(const Instruction& in) {
+  const Type t = type_of(in);
+  const Operand& d = in.operands.at(0);
+  const Operand& s = in.operands.at(1);
+  if (t.kind == Type::Kind::Pred) {
+    bool neg = false;
+    const uint32_t src = pred_value(s, neg);
+    Em e(*this);
+    e(fmt::format("PLOP.AND {}, {}{}, PT", e.p(dst(d)), neg ? "!" : "", e.p(src)));
+    return;
+  }
+  const uint32_t dv = dst(d);
+  if (s.kind == Operand::Kind::Special && t.bits == 32 && s.name != "%dynamic_smem_size") {
+    const Val v = value(s, t);  // S2R into a temporary...
+    f_.blocks[cur_].insts.back().binds[0].vreg = dv;  // ...retargeted to the destination
+    (void)v;
+    return;
+  }
+  const Val v = value(s, t);
+  Em e(*this);
+  e(fmt::format("MOV {}, {}", e.r(dv), e.b(v)));
+  if (t.bits == 64) {
+    Em e2(*this);
+    if (v.kind == Val::Kind::Imm && s.kind == Operand::Kind::Symbol) e2(fmt::format("MOV {}, RZ", e2.hi(dv)));  // shared/local offsets
+    else e2(fmt::format("MOV {}, {}", e2.hi(dv), e2.b(v, true)));
+  }
+}
+
+void Lowering::cvta(const Instruction& in) {
+  // cvta.to.SPACE: generic -> space (subtract the window); cvta.SPACE: space -> generic (add it).
+  const bool to = has(in, "to");
+  const Space sp = space_of(in);
+  const Type t = type_of(in);
+  const uint32_t d = dst(in.operands.at(0));
+  const Val s = value(in.operands.at(1), t);
+  if (sp == Space::Global) {  // the global window is the identity
+    Em e(*this);
+    e(fmt::format("MOV {}, {}", e.r(d), e.b(s)));
+    if (t.bits == 64) {
+      Em e2(*this);
+      e2(fmt::format("MOV {}, {}", e2.hi(d), s.kind == Val::Kind::Imm && in.operands.at(1).kind == Operand::Kind::Symbol ? "RZ" : e2.b(s, true)));
+    }
+    return;
+  }
+  if (sp != Space::Shared && sp != Space::Local) fail(fmt::format("cvta to or from this state space is not supported"));
+  const uint32_t base = sp == Space::Shared ? g::kC0SharedWindow : g::kC0LocalWindow;
+  Em e(*this);
+  e(fmt::format("IADD {}, {}, {}c[0][{:#x}]", e.r(d), e.r(vreg_value(in.operands.at(1), Type{Type::Kind::U, 32})), to ? "-" : "", base));
+  if (t.bits == 64) {
+    Em e2(*this);
+    e2(fmt::format("MOV {}, RZ", e2.hi(d)));
+  }
+}
+
+std::string Lowering::addr_reg_and_offset(Em& e, const Operand& addr, Space sp, bool& wide, int64_t& off) {
+  off = addr.imm;
+  wide = false;
+  if (addr.name.empty()) return "RZ";
+  auto sym = layout_.symbols.find(addr.name);
+  if (sym != layout_.symbols.end() && regs_.find(addr.name) == regs_.end()) {
+    const Symbol& s = sym->second;
+    if (s.space == Space::Shared || s.space == Space::Local) {
+      off += s.offset;
+      return "RZ";
+    }
+    if (s.space == Space::Global) {  // load the 64-bit address from its slot
+      const uint32_t a = temp(2);
+      Em m(*this);
+      m(fmt::format("MOV {}, c[1][{:#x}]", m.r(a), s.offset));
+      Em m2(*this);
+      m2(fmt::format("MOV {}, c[1][{:#x}]", m2.hi(a), s.offset + 4));
+      wide = true;
+      return e.r(a);
+    }
+    fail(fmt::format("'{}' cannot be addressed in this state space", addr.name));
+  }
+  const Reg& r = reg(addr);
+  wide = r.type.bits == 64;
+  if (sp == Space::Shared || sp == Space::Local) wide = false;  // 32-bit offsets; a 64-bit register's low word holds it
+  return e.r(r.vreg);
+}
+
+void Lowering::load_store(const Instruction& in) {
+  const bool load = in.opcode != "st";
+  const Type t = type_of(in);
+  Space sp = space_of(in);
+  unsigned vec = 1;
+  for (const auto& m : in.mods) {
+    if (m == "v2") vec = 2;
+    if (m == "v4") vec = 4;
+  }
+  const Operand& data = in.operands.at(load ? 0 : 1);
+  const Operand& addr = in.operands.at(load ? 1 : 0);
+  if (addr.kind != Operand::Kind::Address) fail("expected an address operand [...]");
+  const unsigned elem_bytes = t.bits / 8;
+  const unsigned bytes = elem_bytes * vec;
+  if (bytes > 16) fail("accesses wider than 128 bits are not supported");
+
+  // Parameters: kernel parameters live in constant bank 0.
+  if (sp == Space::Param) {
+    if (!load) fail("st.param is only supported in call sequences");
+    auto it = layout_.symbols.find(addr.name);
+    if (it == layout_.symbols.end()) fail(fmt::format("unknown parameter '{}'", addr.name));
+    const uint32_t off = it->second.offset + static_cast<uint32_t>(addr.imm);
+    const uint32_t d = dst(data);
+    for (unsigned w = 0; w < std::max(1u, bytes / 4); ++w) {
+      Em e(*this);
+      e(fmt::format("MOV {}, c[0][{:#x}]", e.part(d, w), off + 4 * w));
+    }
+    if (bytes < 4) {  // sub-word parameters: extract and extend
+      Em e(*this);
+      e(fmt::format("BFE.{} {}, {}, {:#x}", t.kind == Type::Kind::S ? "S32" : "U32", e.r(d), e.r(d), (bytes * 8) << 8 | ((off & 3) * 8)));
+    }
+    return;
+  }
+  std::string size;
+  switch (bytes) {
+    case 1: size = t.kind == Type::Kind::S && load ? ".S8" : ".U8"; break;
+    case 2: size = t.kind == Type::Kind::S && load ? ".S16" : ".U16"; break;
+    case 4: size = ""; break;
+    case 8: size = ".64"; break;
+    case 16: size = ".128"; break;
+    default: fail("unsupported access size");
+  }
+  // The data register(s): a vector goes through a temporary tuple.
+  const uint8_t regs_needed = static_cast<uint8_t>(std::max(1u, bytes / 4));
+  uint32_t tuple = 0;
+  if (data.kind == Operand::Kind::Vector || regs_needed > 1) {
+    if (data.kind == Operand::Kind::Vector && elem_bytes < 4) fail("vector accesses of sub-word elements are not supported");
+    tuple = temp(regs_needed);
+    if (!load) {
+      if (data.kind == Operand::Kind::Vector) {
+        for (unsigned k = 0; k < vec; ++k) {
+          const Val v = value(data.elems[k], t);
+          for (unsigned h = 0; h < elem_bytes / 4; ++h) {
+            Em e(*this);
+            e(fmt::format("MOV {}, {}", e.part(tuple, k * (elem_bytes / 4) + h), e.b(v, h == 1)));
+          }
+        }
+      } else {
+        copy(tuple, vreg_value(data, t), regs_needed);
+      }
+    }
+  }
+  if (sp == Space::Const) {
+    if (!load) fail("st.const does not exist");
+    // Constant variables live in bank 2, addressed by name or through a register.
+    Em e(*this);
+    const std::string d_text = tuple ? e.r(tuple) : e.r(dst(data));
+    auto sym = layout_.symbols.find(addr.name);
+    if (sym != layout_.symbols.end() && sym->second.space == Space::Const && regs_.find(addr.name) == regs_.end()) {
+      e(fmt::format("LDC{} {}, c[2][RZ+{:#x}]", size, d_text, sym->second.offset + static_cast<uint32_t>(addr.imm)));
+    } else {
+      const std::string base = e.r(reg(addr).vreg);
+      e(fmt::format("LDC{} {}, c[2][{}+{:#x}]", size, d_text, base, static_cast<uint32_t>(addr.imm)));
+    }
+  } else {
+    Em e(*this);
+    bool wide = false;
+    int64_t off = 0;
+    const std::string base = addr_reg_and_offset(e, addr, sp, wide, off);
+    const char* mnemonic = sp == Space::Global ? (load ? "LDG" : "STG")
+                           : sp == Space::Shared ? (load ? "LDS" : "STS")
+                           : sp == Space::Local  ? (load ? "LDL" : "STL")
+                                                 : (load ? "LD" : "ST");
+    const bool e_flag = wide && (sp == Space::Global || sp == Space::Generic);
+    const std::string mem = off == 0 ? fmt::format("[{}]", base) : fmt::format("[{}{}{:#x}]", base, off < 0 ? "-" : "+", off < 0 ? -off : off);
+    const std::string reg_text = tuple ? e.r(tuple) : (load ? e.r(dst(data)) : e.r(vreg_value(data, t)));
+    if (load) e(fmt::format("{}{}{} {}, {}", mnemonic, size, e_flag ? ".E" : "", reg_text, mem));
+    else e(fmt::format("{}{}{} {}, {}", mnemonic, size, e_flag ? ".E" : "", mem, reg_text));
+  }
+  if (load && tuple) {
+    if (data.kind == Operand::Kind::Vector) {
+      for (unsigned k = 0; k < vec; ++k) {
+        if (data.elems[k].kind == Operand::Kind::Discard) continue;
+        const uint32_t d = dst(data.elems[k]);
+        for (unsigned h = 0; h < std::max(1u, elem_bytes / 4); ++h) {
+          Em e(*this);
+          e(fmt::format("MOV {}, {}", e.part(d, h), e.part(tuple, k * std::max(1u, elem_bytes / 4) + h)));
+        }
+      }
+    } else {
+      copy(dst(data), tuple, regs_needed);
+    }
+  }
+}
+
+// ---- integer ------------------------------------------------------------------------------------
+
+void Lowering::int_arith(const Instruction& in) {
+  const std::string& op = in.opcode;
+  const Type t = type_of(in);
+  const bool sgn = t.kind == Type::Kind::S;
+  const uint32_t d = dst(in.operands.at(0));
+  const bool wide64 = t.bits == 64;
+  if (op == "neg" || op == "abs") {
+    const Val a = value(in.operands.at(1), t);
+    if (wide64) {
+      const uint32_t c = temp_pred();
+      Em e(*this);
+      e(fmt::format("IADD.CC {}, RZ, -{}, {}", e.r(d), e.b(a), e.p(c)));
+      Em e2(*this);
+      e2(fmt::format("IADD.X {}, RZ, ~{}, {}", e2.hi(d), e2.b(a, true), e2.p(c)));  // 0 + ~hi + carry
+      if (op == "abs") fail("abs.s64 is not supported yet");
+      return;
+    }
+    if (op == "neg") {
+      Em e(*this);
+      e(fmt::format("IADD {}, RZ, -{}", e.r(d), e.b(a)));
+    } else {
+      const uint32_t n = temp();
+      Em e(*this);
+      e(fmt::format("IADD {}, RZ, -{}", e.r(n), e.b(a)));
+      Em e2(*this);
+      e2(fmt::format("IMNMX.MAX.S32 {}, {}, {}", e2.r(d), e2.r(n), e2.b(a)));
+    }
+    return;
+  }
+  const Val a = value(in.operands.at(1), t);
+  const Val b = value(in.operands.at(2), t);
+  if (op == "add" || op == "sub") {
+    const char* neg = op == "sub" ? "-" : "";
+    if (wide64) {
+      const uint32_t c = temp_pred();
+      Em e(*this);
+      e(fmt::format("IADD.CC {}, {}, {}{}, {}", e.r(d), e.r(vreg_value(in.operands.at(1), t)), neg, e.b(b), e.p(c)));
+      Em e2(*this);
+      e2(fmt::format("IADD.X {}, {}, {}{}, {}", e2.hi(d), e2.hi(vreg_value(in.operands.at(1), t)), neg, e2.b(b, true), e2.p(c)));
+      return;
+    }
+    const bool sat = has(in, "sat");
+    Em e(*this);
+    e(fmt::format("IADD{} {}, {}, {}{}", sat ? ".SAT" : "", e.r(d), e.r(vreg_value(in.operands.at(1), t)), neg, e.b(b)));
+    return;
+  }
+  if (op == "min" || op == "max") {
+    if (wide64) fail(fmt::format("{}.{} is not supported yet", op, t.str()));
+    Em e(*this);
+    e(fmt::format("IMNMX.{}.{} {}, {}, {}", op == "min" ? "MIN" : "MAX", sgn ? "S32" : "U32", e.r(d), e.r(vreg_value(in.operands.at(1), t)), e.b(b)));
+    return;
+  }
+  if (op == "mul" || op == "mad") {
+    const bool wide = has(in, "wide"), hi = has(in, "hi");
+    const bool mad = op == "mad";
+    if (wide64 && !wide) {
+      if (hi) fail(fmt::format("{}.hi.{} is not supported yet", op, t.str()));
+      // lo 64 of a 64x64 product: lo*lo (wide) + (alo*bhi + ahi*blo) << 32
+      const uint32_t av = vreg_value(in.operands.at(1), t), bv = vreg_value(in.operands.at(2), t);
+      const uint32_t p = temp(2), cross = temp();
+      Em e1(*this);
+      e1(fmt::format("IMUL.WIDE.U32 {}, {}, {}", e1.r(p), e1.r(av), e1.r(bv)));
+      Em e2(*this);
+      e2(fmt::format("IMAD.U32 {}, {}, {}, {}", e2.r(cross), e2.r(av), e2.hi(bv), e2.hi(p)));
+      Em e3(*this);
+      e3(fmt::format("IMAD.U32 {}, {}, {}, {}", e3.hi(p), e3.hi(av), e3.r(bv), e3.r(cross)));
+      if (mad) {
+        const uint32_t c = temp_pred();
+        const uint32_t cv = vreg_value(in.operands.at(3), t);
+        Em e4(*this);
+        e4(fmt::format("IADD.CC {}, {}, {}, {}", e4.r(d), e4.r(p), e4.r(cv), e4.p(c)));
+        Em e5(*this);
+        e5(fmt::format("IADD.X {}, {}, {}, {}", e5.hi(d), e5.hi(p), e5.hi(cv), e5.p(c)));
+      } else {
+        copy(d, p, 2);
+      }
+      return;
+    }
+    const std::string part = wide ? ".WIDE" : hi ? ".HI" : "";
+    const std::string s = sgn ? ".S32" : ".U32";
+    if (has(in, "24")) fail(fmt::format("{}24 is not supported yet", op));
+    Em e(*this);
+    if (mad) {
+      const uint32_t c = vreg_value(in.operands.at(3), wide ? Type{t.kind, 64} : t);
+      e(fmt::format("IMAD{}{} {}, {}, {}, {}", part, s, e.r(d), e.r(vreg_value(in.operands.at(1), t)), e.b(b), e.r(c)));
+    } else {
+      e(fmt::format("IMUL{}{} {}, {}, {}", part, s, e.r(d), e.r(vreg_value(in.operands.at(1), t)), e.b(b)));
+    }
+    (void)a;
+    return;
+  }
+  unsupported(in);
+}
+
+void Lowering::logic(const Instruction& in) {
+  const Type t = type_of(in);
+  const std::string& op = in.opcode;
+  const uint32_t d = dst(in.operands.at(0));
+  if (t.kind == Type::Kind::Pred) {
+    bool na = false, nb = false;
+    const uint32_t a = pred_value(in.operands.at(1), na);
+    Em e(*this);
+    if (op == "not") {
+      e(fmt::format("PLOP.AND {}, {}{}, PT", e.p(d), na ? "" : "!", e.p(a)));
+      return;
+    }
+    const uint32_t b = pred_value(in.operands.at(2), nb);
+    const char* bop = op == "and" ? "AND" : op == "or" ? "OR" : "XOR";
+    e(fmt::format("PLOP.{} {}, {}{}, {}{}", bop, e.p(d), na ? "!" : "", e.p(a), nb ? "!" : "", e.p(b)));
+    return;
+  }
+  const unsigned halves = t.bits == 64 ? 2 : 1;
+  if (op == "lop3") {
+    if (halves != 1) fail("lop3 is 32-bit");
+    const Operand& lut = in.operands.at(4);
+    Em e(*this);
+    e(fmt::format("LOP3 {}, {}, {}, {}, {:#x}", e.r(d), e.r(vreg_value(in.operands.at(1), t)), e.r(vreg_value(in.operands.at(2), t)),
+                  e.r(vreg_value(in.operands.at(3), t)), lut.imm & 0xFF));
+    return;
+  }
+  for (unsigned h = 0; h < halves; ++h) {
+    Em e(*this);
+    const std::string dd = h ? e.hi(d) : e.r(d);
+    const uint32_t a = vreg_value(in.operands.at(1), t);
+    const std::string aa = h ? e.hi(a) : e.r(a);
+    if (op == "not") {
+      e(fmt::format("LOP.PASS_B {}, RZ, ~{}", dd, aa));
+      continue;
+    }
+    if (op == "cnot") fail("cnot is not supported yet");
+    const Val b = value(in.operands.at(2), t);
+    const char* lop = op == "and" ? "AND" : op == "or" ? "OR" : "XOR";
+    e(fmt::format("LOP.{} {}, {}, {}", lop, dd, aa, e.b(b, h == 1)));
+  }
+}
+
+void Lowering::shift(const Instruction& in) {
+  const Type t = type_of(in);
+  const uint32_t d = dst(in.operands.at(0));
+  if (in.opcode == "shf") {
+    const bool left = has(in, "l");
+    const bool wrap = has(in, "wrap");
+    Em e(*this);
+    e(fmt::format("SHF.{}{} {}, {}, {}, {}", left ? "L" : "R", wrap ? ".WRAP" : "", e.r(d), e.r(vreg_value(in.operands.at(1), t)),
+                  e.b(value(in.operands.at(3), Type{Type::Kind::U, 32})), e.r(vreg_value(in.operands.at(2), t))));
+    return;
+  }
+  const Val amount = value(in.operands.at(2), Type{Type::Kind::U, 32});
+  const uint32_t a = vreg_value(in.operands.at(1), t);
+  if (t.bits == 64) {
+    if (amount.kind != Val::Kind::Imm) fail("64-bit shifts by a register amount are not supported yet");
+    const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(amount.imm, 64));
+    Em e(*this);
+    if (in.opcode == "shl") {
+      if (n >= 32) {
+        e(fmt::format("SHL {}, {}, {}", e.hi(d), e.r(a), n - 32));
+        Em z(*this);
+        z(fmt::format("MOV {}, RZ", z.r(d)));
+      } else {
+        e(fmt::format("SHF.L {}, {}, {}, {}", e.hi(d), e.r(a), n, e.hi(a)));
+        Em z(*this);
+        z(fmt::format("SHL {}, {}, {}", z.r(d), z.r(a), n));
+      }
+    } else {
+      const bool s = t.kind == Type::Kind::S;
+      if (n >= 32) {
+        e(fmt::format("SHR.{} {}, {}, {}", s ? "S32" : "U32", e.r(d), e.hi(a), std::min(n - 32, 32u)));
+        Em z(*this);
+        if (s) z(fmt::format("SHR.S32 {}, {}, 31", z.hi(d), z.hi(a)));
+        else z(fmt::format("MOV {}, RZ", z.hi(d)));
+      } else {
+        e(fmt::format("SHF.R {}, {}, {}, {}", e.r(d), e.r(a), n, e.hi(a)));
+        Em z(*this);
+        z(fmt::format("SHR.{} {}, {}, {}", s ? "S32" : "U32", z.hi(d), z.hi(a), n));
+      }
+    }
+    return;
+  }
+  Em e(*this);
+  if (in.opcode == "shl") e(fmt::format("SHL {}, {}, {}", e.r(d), e.r(a), e.b(amount)));
+  else e(fmt::format("SHR.{} {}, {}, {}", t.kind == Type::Kind::S ? "S32" : "U32", e.r(d), e.r(a), e.b(amount)));
+}
+
+void Lowering::setp(const Instruction& in) {
+  const std::string& cmp = in.mods.at(0);
+  const Type t = type_of(in);
+  std::string bop = "AND";
+  for (const auto& m : in.mods)
+    if (m == "and" || m == "or" || m == "xor") bop = fmt::format("{}", m == "and" ? "AND" : m == "or" ? "OR" : "XOR");
+  const Operand& dd = in.operands.at(0);
+  uint32_t p = 0, q = 0;
+  if (dd.kind == Operand::Kind::Vector) {
+    p = dst(dd.elems.at(0));
+    if (dd.elems.size() > 1 && dd.elems[1].kind != Operand::Kind::Discard) q = dst(dd.elems[1]);
+  } else {
+    p = dst(dd);
+  }
+  std::string cpred = "PT";
+  Em e(*this);
+  if (in.operands.size() > 3) {
+    bool neg = false;
+    const uint32_t c = pred_value(in.operands.at(3), neg);
+    cpred = (neg ? "!" : "") + e.p(c);
+  }
+  const std::string qs = q ? e.p(q) : "PT";
+  std::string up = cmp;
+  for (auto& ch : up) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  if (t.kind == Type::Kind::F) {
+    if (t.bits == 64) fail("setp on f64 is not supported yet");
+    const std::string ftz = has(in, "ftz") ? ".FTZ" : "";
+    e(fmt::format("FSETP.{}{}.{} {}, {}, {}, {}, {}", up, ftz, bop, e.p(p), qs, e.r(vreg_value(in.operands.at(1), t)),
+                  e.b(value(in.operands.at(2), t), false, true), cpred));
+    return;
+  }
+  // Integer: LO/LS/HI/HS are the unsigned names.
+  std::string icmp = up == "LO" ? "LT" : up == "LS" ? "LE" : up == "HI" ? "GT" : up == "HS" ? "GE" : up;
+  const bool sgn = t.kind == Type::Kind::S && !(up == "LO" || up == "LS" || up == "HI" || up == "HS");
+  if (t.bits == 64) fail("setp on 64-bit integers is not supported yet");
+  e(fmt::format("ISETP.{}.{}.{} {}, {}, {}, {}, {}", icmp, sgn ? "S32" : "U32", bop, e.p(p), qs, e.r(vreg_value(in.operands.at(1), t)),
+                e.b(value(in.operands.at(2), t)), cpred));
+}
+
+void Lowering::selp(const Instruction& in) {
+  const Type t = type_of(in);
+  const uint32_t d = dst(in.operands.at(0));
+  bool neg = false;
+  const uint32_t c = pred_value(in.operands.at(3), neg);
+  const uint32_t a = vreg_value(in.operands.at(1), t);
+  const Val b = value(in.operands.at(2), t);
+  for (unsigned h = 0; h < (t.bits == 64 ? 2u : 1u); ++h) {
+    Em e(*this);
+    e(fmt::format("SEL {}, {}, {}, {}{}", h ? e.hi(d) : e.r(d), h ? e.hi(a) : e.r(a), e.b(b, h == 1), neg ? "!" : "", e.p(c)));
+  }
+}
+
+// ---- floating point ------------------------------------------------------------------------------
+
+std::string rounding(const Instruction& in, bool integral = false) {
+  for (const auto& m : in.mods) {
+    const std::string_view r = integral && m.size() == 3 && m.back() == 'i' ? std::string_view(m).substr(0, 2) : std::string_view(m);
+    if (r == "rn") return ".RN";
+    if (r == "rz") return ".RZ";
+    if (r == "rm") return ".RM";
+    if (r == "rp") return ".RP";
+  }
+  return "";
+}
+
+void Lowering::float_arith(const Instruction& in) {
+  const Type t = type_of(in);
+  const std::string& op = in.opcode;
+  const uint32_t d = dst(in.operands.at(0));
+  const std::string ftz = has(in, "ftz") ? ".FTZ" : "";
+  const std::string sat = has(in, "sat") ? ".SAT" : "";
+  const std::string rnd = rounding(in);
+  if (t.bits == 64) {
+    const uint32_t a = vreg_value(in.operands.at(1), t);
+    Em e(*this);
+    if (op == "add" || op == "sub") e(fmt::format("DADD{} {}, {}, {}{}", rnd, e.r(d), e.r(a), op == "sub" ? "-" : "", e.r(vreg_value(in.operands.at(2), t))));
+    else if (op == "mul") e(fmt::format("DMUL{} {}, {}, {}", rnd, e.r(d), e.r(a), e.r(vreg_value(in.operands.at(2), t))));
+    else if (op == "fma" || op == "mad") e(fmt::format("DFMA{} {}, {}, {}, {}", rnd, e.r(d), e.r(a), e.r(vreg_value(in.operands.at(2), t)), e.r(vreg_value(in.operands.at(3), t))));
+    else if (op == "neg") e(fmt::format("DADD {}, -{}, -0", e.r(d), e.r(a)));
+    else if (op == "abs") e(fmt::format("DADD {}, |{}|, -0", e.r(d), e.r(a)));
+    else if (op == "min" || op == "max") e(fmt::format("DMNMX.{} {}, {}, {}", op == "min" ? "MIN" : "MAX", e.r(d), e.r(a), e.r(vreg_value(in.operands.at(2), t))));
+    else unsupported(in);
+    return;
+  }
+  if (t.bits != 32) fail(fmt::format("{}.{}: half-precision arithmetic is not supported", op, t.str()));
+  const uint32_t a = vreg_value(in.operands.at(1), t);
+  Em e(*this);
+  if (op == "neg" || op == "abs") {  // sign operations as a conversion to the same format (exact)
+    e(fmt::format("F2F.F32.F32{} {}, {}", ftz, e.r(d), op == "neg" ? "-" + e.r(a) : "|" + e.r(a) + "|"));
+    return;
+  }
+  const Val b = value(in.operands.at(2), t);
+  if (op == "add" || op == "sub") e(fmt::format("FADD{}{}{} {}, {}, {}{}", rnd, ftz, sat, e.r(d), e.r(a), op == "sub" ? "-" : "", e.b(b, false, true)));
+  else if (op == "mul") e(fmt::format("FMUL{}{}{} {}, {}, {}", rnd, ftz, sat, e.r(d), e.r(a), e.b(b, false, true)));
+  else if (op == "fma" || op == "mad") e(fmt::format("FFMA{}{}{} {}, {}, {}, {}", rnd, ftz, sat, e.r(d), e.r(a), e.b(b, false, true), e.r(vreg_value(in.operands.at(3), t))));
+  else if (op == "min" || op == "max") e(fmt::format("FMNMX.{}{}{} {}, {}, {}", op == "min" ? "MIN" : "MAX", ftz, has(in, "NaN") ? ".NAN" : "", e.r(d), e.r(a), e.b(b, false, true)));
+  else unsupported(in);
+}
+
+void Lowering::special_function(const Instruction& in) {
+  const Type t = type_of(in);
+  const std::string& op = in.opcode;
+  const bool approx = has(in, "approx");
+  if (t.bits != 32 || !(approx || op == "ex2" || op == "lg2" || op == "sin" || op == "cos" || op == "rsqrt")) {
+    std::string full = op;
+    for (const auto& m : in.mods) full += "." + m;
+    fail(fmt::format("'{}' needs a correctly rounded sequence, which the translator does not emit yet", full));
+  }
+  const uint32_t d = dst(in.operands.at(0));
+  const uint32_t a = vreg_value(in.operands.at(1), t);
+  const std::string ftz = has(in, "ftz") ? ".FTZ" : "";
+  Em e(*this);
+  if (op == "rcp") e(fmt::format("MUFU.RCP{} {}, {}", ftz, e.r(d), e.r(a)));
+  else if (op == "rsqrt") e(fmt::format("MUFU.RSQ{} {}, {}", ftz, e.r(d), e.r(a)));
+  else if (op == "ex2") e(fmt::format("MUFU.EX2{} {}, {}", ftz, e.r(d), e.r(a)));
+  else if (op == "lg2") e(fmt::format("MUFU.LG2{} {}, {}", ftz, e.r(d), e.r(a)));
+  else if (op == "sin") e(fmt::format("MUFU.SIN{} {}, {}", ftz, e.r(d), e.r(a)));
+  else if (op == "cos") e(fmt::format("MUFU.COS{} {}, {}", ftz, e.r(d), e.r(a)));
+  else if (op == "sqrt") {  // sqrt.approx = x * rsqrt(x), with rsqrt(0)=inf handled as x itself
+    const uint32_t r = temp();
+    e(fmt::format("MUFU.RSQ{} {}, {}", ftz, e.r(r), e.r(a)));
+    Em m(*this);
+    m(fmt::format("FMUL{} {}, {}, {}", ftz, m.r(d), m.r(a), m.r(r)));
+    const uint32_t p = temp_pred();
+    Em c(*this);
+    c(fmt::format("FSETP.EQ {}, PT, {}, 0", c.p(p), c.r(a)));
+    Em s(*this);
+    s(fmt::format("SEL {}, {}, {}, {}", s.r(d), s.r(a), s.r(d), s.p(p)));
+  } else if (op == "div") {  // div.approx / div.full: a * rcp(b)
+    const uint32_t r = temp();
+    e(fmt::format("MUFU.RCP{} {}, {}", ftz, e.r(r), e.r(vreg_value(in.operands.at(2), t))));
+    Em m(*this);
+    m(fmt::format("FMUL{} {}, {}, {}", ftz, m.r(d), m.r(a), m.r(r)));
+  } else {
+    unsupported(in);
+  }
+}
+
+void Lowering::cvt(const Instruction& in) {
+  const Type dt = type_of(in, 0), st = type_of(in, 1);
+  const uint32_t d = dst(in.operands.at(0));
+  const uint32_t a = vreg_value(in.operands.at(1), st);
+  const std::string ftz = has(in, "ftz") ? ".FTZ" : "";
+  const std::string sat = has(in, "sat") ? ".SAT" : "";
+  auto itype = [](const Type& t) { return fmt::format("{}{}", t.kind == Type::Kind::S ? "S" : "U", t.bits); };
+  auto ftype = [](const Type& t) { return fmt::format("F{}", t.bits); };
+  Em e(*this);
+  if (dt.kind == Type::Kind::F && st.kind == Type::Kind::F) {
+    const std::string r = rounding(in, true);
+    const bool rint = !r.empty() && std::any_of(in.mods.begin(), in.mods.end(), [](const std::string& m) { return m.size() == 3 && m.back() == 'i'; });
+    e(fmt::format("F2F.{}.{}{}{}{}{} {}, {}", ftype(dt), ftype(st), rint ? ".RINT" : "", r, ftz, sat, e.r(d), e.r(a)));
+    return;
+  }
+  if (dt.kind == Type::Kind::F) {
+    e(fmt::format("I2F.{}.{}{} {}, {}", ftype(dt), itype(st), rounding(in), e.r(d), e.r(a)));
+    return;
+  }
+  if (st.kind == Type::Kind::F) {
+    std::string r = rounding(in, true);
+    if (r.empty()) r = ".RZ";
+    e(fmt::format("F2I.{}.{}{}{} {}, {}", itype(dt), ftype(st), r, ftz, e.r(d), e.r(a)));
+    return;
+  }
+  // Integer to integer: extend or truncate.
+  if (!sat.empty()) fail("cvt.sat between integer types is not supported yet");
+  const unsigned from = st.bits, to = dt.bits;
+  const bool sext = st.kind == Type::Kind::S;
+  if (to == 64) {
+    const unsigned src_bits = std::min(from, 32u);
+    if (src_bits < 32) e(fmt::format("BFE.{} {}, {}, {:#x}", sext ? "S32" : "U32", e.r(d), e.r(a), src_bits << 8));
+    else e(fmt::format("MOV {}, {}", e.r(d), e.r(a)));
+    Em h(*this);
+    if (from == 64) h(fmt::format("MOV {}, {}", h.hi(d), h.hi(a)));
+    else if (sext) h(fmt::format("SHR.S32 {}, {}, 31", h.hi(d), h.r(d)));
+    else h(fmt::format("MOV {}, RZ", h.hi(d)));
+    return;
+  }
+  const unsigned bits = std::min(from, to);
+  const bool s = to < from ? dt.kind == Type::Kind::S : sext;
+  if (bits >= 32) e(fmt::format("MOV {}, {}", e.r(d), e.r(a)));
+  else e(fmt::format("BFE.{} {}, {}, {:#x}", s ? "S32" : "U32", e.r(d), e.r(a), bits << 8));
+}
+
+// ---- memory: atomics -----------------------------------------------------------------------------
+
+void Lowering::atomic(const Instruction& in) {
+  const bool red = in.opcode == "red";
+  const Type t = type_of(in);
+  Space sp = space_of(in);
+  std::string aop;
+  for (const auto& m : in.mods) {
+    if (m == "add" || m == "min" || m == "max" || m == "inc" || m == "dec" || m == "exch" || m == "cas" || m == "and" || m == "or" || m == "xor") aop = m;
+  }
+  if (aop.empty()) fail("atomic without an operation");
+  std::string at = t.kind == Type::Kind::F ? "F32" : fmt::format("{}{}", t.kind == Type::Kind::S ? "S" : "U", t.bits);
+  if (t.kind == Type::Kind::B) at = t.bits == 64 ? "U64" : "U32";
+  if (t.kind == Type::Kind::F && t.bits != 32) fail("only f32 floating-point atomics are supported");
+  const Operand& addr = in.operands.at(red ? 0 : 1);
+  const uint32_t d = red ? 0 : dst(in.operands.at(0));
+  Em e(*this);
+  bool wide = false;
+  int64_t off = 0;
+  const std::string base = addr_reg_and_offset(e, addr, sp, wide, off);
+  std::string base_reg = base;
+  if (off != 0) {  // atomics take no offset: fold it into the address
+    const uint32_t a = temp(wide ? 2 : 1);
+    Em m(*this);
+    if (wide) {
+      const uint32_t c = temp_pred();
+      m(fmt::format("IADD.CC {}, {}, {}, {}", m.r(a), base == "RZ" ? "RZ" : base, off, m.p(c)));
+      fail("atomic with an address offset on a 64-bit address is not supported yet");
+    }
+    Em m2(*this);
+    m2(fmt::format("IADD {}, {}, {}", m2.r(a), base, off));
+    base_reg = e.r(a);
+  }
+  const Val b = value(in.operands.at(red ? 1 : 2), t);
+  const std::string rd = red ? "RZ" : e.r(d);
+  std::string u = aop;
+  for (auto& ch : u) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  const bool shared = sp == Space::Shared;
+  const std::string efl = (!shared && wide) ? ".E" : "";
+  if (aop == "cas") {
+    const uint32_t c = vreg_value(in.operands.at(3), t);
+    e(fmt::format("{}.{}{} {}, [{}], {}, {}", shared ? "ATOMSCAS" : "ATOMCAS", at, efl, rd, base_reg, e.b(b), e.r(c)));
+    return;
+  }
+  e(fmt::format("{}.{}.{}{} {}, [{}], {}", shared ? "ATOMS" : "ATOM", u, at, efl, rd, base_reg, e.b(b)));
+}
+
+// ---- control flow and synchronization ------------------------------------------------------------
+
+void Lowering::control(const Instruction& in) {
+  MBlock& b = f_.blocks[cur_];
+  const std::string& op = in.opcode;
+  if (op == "trap" || op == "brkpt") {
+    Em e(*this);
+    MInst& m = e("TRAP");
+    if (guard_pred_) {
+      m.word = isa::set(isa::set(m.word, isa::Field::pg, 0), isa::Field::pgn, guard_neg_ ? 1 : 0);
+      m.binds.push_back({isa::Field::pg, guard_pred_, 0});
+    }
+    return;
+  }
+  if (op == "ret" || op == "exit") {
+    Em e(*this);
+    MInst& m = e("EXIT");
+    if (guard_pred_) {  // a guarded exit is an ordinary instruction: the block goes on
+      m.word = isa::set(isa::set(m.word, isa::Field::pg, 0), isa::Field::pgn, guard_neg_ ? 1 : 0);
+      m.binds.push_back({isa::Field::pg, guard_pred_, 0});
+      return;
+    }
+    b.exit = MBlock::Exit::Stop;
+    return;
+  }
+  // bra
+  const Operand& target = in.operands.at(0);
+  b.taken = block_of(target.name);
+  b.branch_loc = in.loc;
+  b.uniform = has(in, "uni");
+  if (guard_pred_) {
+    b.exit = MBlock::Exit::Branch;
+    b.cond = guard_pred_;
+    b.cond_neg = guard_neg_;
+  } else {
+    b.exit = MBlock::Exit::Jump;
+  }
+}
+
+void Lowering::sync(const Instruction& in) {
+  const std::string& op = in.opcode;
+  if (op == "membar" || op == "fence") {
+    Em e(*this);
+    e(has(in, "cta") ? "MEMBAR.CTA" : has(in, "sys") ? "MEMBAR.SYS" : "MEMBAR.GL");
+    return;
+  }
+  // bar.sync a{, b}; barrier.sync{.aligned} a{, b}; bar.red.op.pred/u32 d, a{, b}, {!}c; bar.arrive a, b
+  const bool red = has(in, "red");
+  const bool arrive = has(in, "arrive");
+  const size_t id_at = red ? 1 : 0;
+  const Operand& id = in.operands.at(id_at);
+  if (id.kind != Operand::Kind::Imm) fail("barrier ids from registers are not supported");
+  std::string count;
+  const size_t count_at = id_at + 1;
+  if (in.operands.size() > count_at && !(red && count_at == in.operands.size() - 1)) {
+    const Operand& c = in.operands.at(count_at);
+    if (c.kind != Operand::Kind::Imm) fail("barrier thread counts from registers are not supported");
+    count = fmt::format(", {}", c.imm);
+  }
+  Em e(*this);
+  if (red) {
+    const Operand& pr = in.operands.back();
+    bool neg = false;
+    const uint32_t p = pred_value(pr, neg);
+    std::string rop = has(in, "popc") ? "POPC" : has(in, "and") ? "AND" : "OR";
+    const bool pred_dest = has(in, "pred");
+    const uint32_t d = pred_dest ? temp() : dst(in.operands.at(0));
+    e(fmt::format("BRED.{} {}, {}, {}{}{}", rop, e.r(d), id.imm, neg ? "!" : "", e.p(p), count));
+    if (pred_dest) {
+      Em s(*this);
+      s(fmt::format("ISETP.NE.U32 {}, PT, {}, RZ", s.p(dst(in.operands.at(0))), s.r(d)));
+    }
+    return;
+  }
+  e(fmt::format("BAR.{} {}{}", arrive ? "ARV" : "SYNC", id.imm, count));
+}
+
+void Lowering::warp(const Instruction& in) {
+  const std::string& op = in.opcode;
+  Em e(*this);
+  if (op == "activemask") {
+    const uint32_t d = dst(in.operands.at(0));
+    e(fmt::format("VOTE.ANY {}, PT, PT, -1", e.r(d)));
+    return;
+  }
+  if (op == "vote") {
+    // vote.sync.mode.pred d, {!}a, membermask;  vote.sync.ballot.b32 d, {!}a, membermask;
+    const bool ballot = has(in, "ballot");
+    bool neg = false;
+    const uint32_t a = pred_value(in.operands.at(1), neg);
+    const Val mask = in.operands.size() > 2 ? value(in.operands.at(2), Type{Type::Kind::B, 32}) : Val{Val::Kind::Imm, 0, 0xFFFFFFFFu};
+    const std::string mode = has(in, "all") ? "ALL" : has(in, "any") ? "ANY" : has(in, "uni") ? "UNI" : "ANY";
+    if (ballot) e(fmt::format("VOTE.ANY {}, PT, {}{}, {}", e.r(dst(in.operands.at(0))), neg ? "!" : "", e.p(a), e.b(mask)));
+    else e(fmt::format("VOTE.{} RZ, {}, {}{}, {}", mode, e.p(dst(in.operands.at(0))), neg ? "!" : "", e.p(a), e.b(mask)));
+    return;
+  }
+  // shfl.sync.mode.b32 d[|p], a, b, c, membermask
+  const Operand& dd = in.operands.at(0);
+  uint32_t d = 0, p = 0;
+  if (dd.kind == Operand::Kind::Vector) {
+    d = dst(dd.elems.at(0));
+    if (dd.elems.size() > 1) p = dst(dd.elems[1]);
+  } else {
+    d = dst(dd);
+  }
+  const std::string mode = has(in, "up") ? "UP" : has(in, "down") ? "DOWN" : has(in, "bfly") ? "BFLY" : "IDX";
+  const Type t{Type::Kind::B, 32};
+  const uint32_t c = vreg_value(in.operands.at(3), t);
+  e(fmt::format("SHFL.{} {}, {}, {}, {}, {}", mode, e.r(d), p ? e.p(p) : "PT", e.r(vreg_value(in.operands.at(1), t)), e.b(value(in.operands.at(2), t)),
+                e.r(c)));
+}
+
+void Lowering::bits(const Instruction& in) {
+  const std::string& op = in.opcode;
+  const Type t = type_of(in);
+  const uint32_t d = dst(in.operands.at(0));
+  if (t.bits == 64 && op == "bfe") return bfe64(in);
+  if (t.bits == 64 && op != "popc" && op != "clz") fail(fmt::format("{}.b64 is not supported yet", op));
+  const uint32_t a = vreg_value(in.operands.at(1), t);
+  Em e(*this);
+  if (op == "popc" || op == "clz" || op == "brev") {
+    if (t.bits == 64) fail(fmt::format("{}.b64 is not supported yet", op));
+    e(fmt::format("{} {}, {}", op == "popc" ? "POPC" : op == "clz" ? "CLZ" : "BREV", e.r(d), e.r(a)));
+    return;
+  }
+  if (op == "bfe") {  // bfe d, a, pos, len: pack pos | len << 8
+    const uint32_t packed = temp();
+    const Val pos = value(in.operands.at(2), Type{Type::Kind::U, 32}), len = value(in.operands.at(3), Type{Type::Kind::U, 32});
+    Em m(*this);
+    m(fmt::format("BFI {}, {}, 0x808, {}", m.r(packed), m.r(vreg_value(in.operands.at(3), Type{Type::Kind::U, 32})), m.r(vreg_value(in.operands.at(2), Type{Type::Kind::U, 32}))));
+    (void)pos;
+    (void)len;
+    e(fmt::format("BFE.{} {}, {}, {}", t.kind == Type::Kind::S ? "S32" : "U32", e.r(d), e.r(a), e.r(packed)));
+    return;
+  }
+  if (op == "bfi") {  // bfi d, f, b, pos, len
+    const uint32_t packed = temp();
+    Em m(*this);
+    m(fmt::format("BFI {}, {}, 0x808, {}", m.r(packed), m.r(vreg_value(in.operands.at(4), Type{Type::Kind::U, 32})), m.r(vreg_value(in.operands.at(3), Type{Type::Kind::U, 32}))));
+    e(fmt::format("BFI {}, {}, {}, {}", e.r(d), e.r(a), e.r(packed), e.r(vreg_value(in.operands.at(2), t))));
+    return;
+  }
+  if (op == "prmt") {
+    std::string mode;
+    for (const auto& m : in.mods)
+      if (m == "f4e" || m == "b4e" || m == "rc8" || m == "ecl" || m == "ecr" || m == "rc16") mode = m;
+    for (auto& ch : mode) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    e(fmt::format("PRMT{}{} {}, {}, {}, {}", mode.empty() ? "" : ".", mode, e.r(d), e.r(a), e.b(value(in.operands.at(3), t)),
+                  e.r(vreg_value(in.operands.at(2), t))));
+    return;
+  }
+  unsupported(in);
+}
+
+// d = a >> n for 64-bit pairs and a constant amount (arithmetic or logical).
+void Lowering::shr64_imm(uint32_t d, uint32_t a, uint32_t n, bool arith) {
+  n = std::min(n, 64u);
+  const char* s = arith ? "S32" : "U32";
+  Em e(*this);
+  if (n >= 32) {
+    e(fmt::format("SHR.{} {}, {}, {}", s, e.r(d), e.hi(a), std::min(n - 32, 32u)));
+    Em h(*this);
+    if (arith) h(fmt::format("SHR.S32 {}, {}, 31", h.hi(d), h.hi(a)));
+    else h(fmt::format("MOV {}, RZ", h.hi(d)));
+  } else {
+    e(fmt::format("SHF.R {}, {}, {}, {}", e.r(d), e.r(a), n, e.hi(a)));
+    Em h(*this);
+    h(fmt::format("SHR.{} {}, {}, {}", s, h.hi(d), h.hi(a), n));
+  }
+}
+
+// bfe.u64/s64 with constant position and length: shift the field down, then extract its width.
+void Lowering::bfe64(const Instruction& in) {
+  const Type t = type_of(in);
+  const Operand& pos = in.operands.at(2);
+  const Operand& len = in.operands.at(3);
+  if (pos.kind != Operand::Kind::Imm || len.kind != Operand::Kind::Imm) fail("bfe.b64 with register position or length is not supported yet");
+  const bool sgn = t.kind == Type::Kind::S;
+  const uint32_t p = static_cast<uint32_t>(std::min<int64_t>(pos.imm & 0xFF, 64));
+  const uint32_t l = static_cast<uint32_t>(std::min<int64_t>(len.imm & 0xFF, 64 - p));
+  const uint32_t d = dst(in.operands.at(0));
+  const uint32_t shifted = temp(2);
+  shr64_imm(shifted, vreg_value(in.operands.at(1), t), p, sgn);
+  Em e(*this);
+  if (l == 0) {
+    e(fmt::format("MOV {}, RZ", e.r(d)));
+    Em h(*this);
+    h(fmt::format("MOV {}, RZ", h.hi(d)));
+  } else if (l <= 32) {
+    e(fmt::format("BFE.{} {}, {}, {:#x}", sgn ? "S32" : "U32", e.r(d), e.r(shifted), l << 8));
+    Em h(*this);
+    if (sgn) h(fmt::format("SHR.S32 {}, {}, 31", h.hi(d), h.r(d)));
+    else h(fmt::format("MOV {}, RZ", h.hi(d)));
+  } else {
+    e(fmt::format("MOV {}, {}", e.r(d), e.r(shifted)));
+    Em h(*this);
+    h(fmt::format("BFE.{} {}, {}, {:#x}", sgn ? "S32" : "U32", h.hi(d), h.hi(shifted), (l - 32) << 8));
+  }
+}
+
+}  // namespace
+
+MFunction lower_function(const Module& mod, const Function& fn, const Layout& layout) {
+  return Lowering(mod, fn, layout).run();
+}
+
+}  // namespace tsm::ptx

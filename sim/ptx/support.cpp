@@ -1,0 +1,94 @@
+// The supported-instruction table (kept next to lower.cpp, which implements each row).
+#include "ptx/support.hpp"
+
+#include <fmt/format.h>
+
+namespace tsm::ptx {
+
+const std::vector<SupportEntry>& support_table() {
+  static const std::vector<SupportEntry> table = {
+      {"ld", "b/u/s 8-64, f32, f64; .v2/.v4", "global, shared, local, const, param, generic; nc, volatile, cache hints ignored",
+       "LDG/LDS/LDL/LD (.E for 64-bit addresses), LDC, parameters as c[0] operands", ""},
+      {"ldu", "as ld", "global", "LDG", ""},
+      {"st", "b/u/s 8-64, f32, f64; .v2/.v4", "global, shared, local, generic", "STG/STS/STL/ST", "st.param outside call sequences"},
+      {"mov", "all, pred", "special registers, symbols (addresses of variables)", "MOV, S2R, PLOP", ""},
+      {"cvta", "u32, u64", "global, shared, local; to", "MOV, or IADD of the window base in c[0]", "other state spaces"},
+      {"add", "s/u 32/64, f32, f64", "sat (s32), rn rz rm rp, ftz, sat (f32)", "IADD (carry chain for 64-bit), FADD, DADD", "f16"},
+      {"sub", "s/u 32/64, f32, f64", "as add", "IADD with negated B, FADD, DADD", "f16"},
+      {"mul", "s/u 32/64, f32, f64", "lo, hi, wide; rn rz rm rp, ftz, sat", "IMUL.LO/HI/WIDE, 64-bit lo as three multiplies, FMUL, DMUL",
+       "mul.hi.64, mul24"},
+      {"mad", "s/u 32/64, f32, f64", "lo, hi, wide; rn..., ftz, sat", "IMAD, FFMA, DFMA", "mad.hi.64, mad24, mad.cc"},
+      {"fma", "f32, f64", "rn rz rm rp, ftz, sat", "FFMA, DFMA", ""},
+      {"min", "s/u 32, f32, f64", "ftz, NaN", "IMNMX, FMNMX, DMNMX", "64-bit integers"},
+      {"max", "s/u 32, f32, f64", "ftz, NaN", "IMNMX, FMNMX, DMNMX", "64-bit integers"},
+      {"neg", "s32, s64, f32, f64", "ftz", "IADD from RZ, F2F with negated source, DADD", ""},
+      {"abs", "s32, f32, f64", "ftz", "IMNMX of x and -x, F2F with |x|, DADD", "abs.s64"},
+      {"and", "b32, b64, pred", "", "LOP.AND, PLOP.AND", ""},
+      {"or", "b32, b64, pred", "", "LOP.OR, PLOP.OR", ""},
+      {"xor", "b32, b64, pred", "", "LOP.XOR, PLOP.XOR", ""},
+      {"not", "b32, b64, pred", "", "LOP.PASS_B of ~x, PLOP", ""},
+      {"lop3", "b32", "immLut", "LOP3", ""},
+      {"shl", "b32, b64", "", "SHL, SHF for 64-bit", "64-bit shifts by a register amount"},
+      {"shr", "b/u/s 32, 64", "", "SHR, SHF for 64-bit", "64-bit shifts by a register amount"},
+      {"shf", "b32", "l, r, clamp, wrap", "SHF", ""},
+      {"setp", "b/u/s 32, f32", "all comparisons incl. unsigned aliases and NaN variants; and/or/xor with a predicate; ftz",
+       "ISETP, FSETP", "64-bit integers and f64"},
+      {"selp", "b/u/s 32/64, f32, f64", "", "SEL", ""},
+      {"cvt", "all integer and float pairs", "rn rz rm rp, rni rzi rmi rpi, ftz, sat", "I2F, F2I, F2F, BFE/MOV/SHR for integer widths",
+       "sat between integer types"},
+      {"rcp", "f32", "approx, ftz", "MUFU.RCP", "rcp.rn (correctly rounded)"},
+      {"rsqrt", "f32", "approx, ftz", "MUFU.RSQ", ""},
+      {"sqrt", "f32", "approx, ftz", "MUFU.RSQ and FMUL", "sqrt.rn (correctly rounded)"},
+      {"div", "s/u 32, f32", "approx, full, ftz", "MUFU.RCP and FMUL", "div.rn.f32 and integer division (sequences pending)"},
+      {"ex2", "f32", "approx, ftz", "MUFU.EX2", ""},
+      {"lg2", "f32", "approx, ftz", "MUFU.LG2", ""},
+      {"sin", "f32", "approx, ftz", "MUFU.SIN", ""},
+      {"cos", "f32", "approx, ftz", "MUFU.COS", ""},
+      {"popc", "b32", "", "POPC", "b64"},
+      {"clz", "b32", "", "CLZ", "b64"},
+      {"brev", "b32", "", "BREV", "b64"},
+      {"bfe", "u32, s32, u64, s64", "", "BFE with packed position/length; 64-bit by shifts", "64-bit with register position or length"},
+      {"bfi", "b32", "", "BFI", "b64"},
+      {"prmt", "b32", "f4e b4e rc8 ecl ecr rc16", "PRMT", ""},
+      {"atom", "b/u/s 32/64, f32", "global, shared, generic; add min max inc dec exch cas and or xor", "ATOM, ATOMS, ATOMCAS, ATOMSCAS",
+       "offsets on 64-bit addresses, f64"},
+      {"red", "as atom", "as atom", "ATOM/ATOMS with RZ destination", "as atom"},
+      {"bar", "", "sync, arrive, red.popc/and/or; barrier ids and counts as immediates", "BAR, BRED", "register ids and counts"},
+      {"barrier", "", "sync, arrive, aligned", "BAR", "register ids and counts"},
+      {"membar", "", "cta, gl, sys", "MEMBAR", ""},
+      {"fence", "", "cta, gpu, sys; acq_rel, sc", "MEMBAR", ""},
+      {"vote", "pred, b32", "sync; all, any, uni, ballot", "VOTE", ""},
+      {"activemask", "b32", "", "VOTE.ANY of PT", ""},
+      {"shfl", "b32", "sync; idx, up, down, bfly; predicate output", "SHFL", ""},
+      {"bra", "", "uni", "BRA, with SSY/SYNC or PBK/BRK placed by the reconvergence pass", "loops with several exit targets"},
+      {"ret", "", "", "EXIT (in kernels)", "returns from device functions"},
+      {"exit", "", "", "EXIT", ""},
+      {"trap", "", "", "TRAP", ""},
+      {"brkpt", "", "", "TRAP", ""},
+  };
+  return table;
+}
+
+const SupportEntry* find_support(std::string_view opcode) {
+  for (const auto& e : support_table())
+    if (opcode == e.opcode) return &e;
+  return nullptr;
+}
+
+std::string support_markdown() {
+  std::string s =
+      "<!-- Generated by tsm-tool ptx-support from the translator's table (sim/ptx/support.cpp): do not edit; run ./tsm docs. -->\n"
+      "# PTX supported by the translator\n\n"
+      "Every PTX instruction the translator accepts, with what it becomes on the TeslaSM ISA ([isa.md](isa.md)). "
+      "Anything else is refused with `file:line:col: error: unsupported PTX instruction ...`. How the pieces fit together: "
+      "[translator.md](translator.md).\n\n"
+      "| PTX | types | modifiers | native instructions | not yet supported |\n|---|---|---|---|---|\n";
+  for (const auto& e : support_table())
+    s += fmt::format("| `{}` | {} | {} | {} | {} |\n", e.opcode, e.types, e.modifiers, e.lowering, *e.limits ? e.limits : "—");
+  s += "\nNot supported at all yet: calls to device functions that the compiler did not inline (`call`, except as noted), "
+       "`vprintf`, textures and surfaces, f16 arithmetic, spilling registers to local memory (a kernel that needs more than "
+       "`--maxrregcount` registers is refused).\n";
+  return s;
+}
+
+}  // namespace tsm::ptx

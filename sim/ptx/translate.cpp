@@ -1,0 +1,355 @@
+// Translator driver: layout of symbols, register allocation, emission of the native module.
+#include "ptx/translate.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "isa/isa.hpp"
+#include "ptx/builder.hpp"
+#include "ptx/lower.hpp"
+#include "ptx/reconverge.hpp"
+
+namespace tsm::ptx {
+
+namespace g = isa::gen;
+
+namespace {
+
+uint32_t align_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
+
+uint32_t element_bytes(const VarDecl& d) { return std::max(1u, d.type.bits / 8) * d.vector; }
+
+uint64_t total_bytes(const VarDecl& d) {
+  uint64_t n = element_bytes(d);
+  for (uint64_t dim : d.dims) n *= dim;
+  return n;
+}
+
+uint32_t alignment(const VarDecl& d) { return std::max(d.align, element_bytes(d)); }
+
+DataType data_type(const VarDecl& d) {
+  DataType t;
+  if (d.vector == 1 && d.dims.empty()) {
+    const std::string name = d.type.kind == Type::Kind::F ? fmt::format("f{}", d.type.bits)
+                             : d.type.kind == Type::Kind::S ? fmt::format("s{}", d.type.bits)
+                             : d.type.kind == Type::Kind::U ? fmt::format("u{}", d.type.bits)
+                                                            : fmt::format("b{}", d.type.bits);
+    if (lookup_scalar_type(name, t)) return t;
+  }
+  t.name = "bytes";
+  t.size = static_cast<uint32_t>(total_bytes(d));
+  t.align = std::min<uint32_t>(16, std::bit_ceil(alignment(d)));
+  return t;
+}
+
+// A data symbol as the module describes it: an array of the element type, or of bytes.
+DataSymbol data_symbol(const VarDecl& d, uint32_t bank, uint32_t offset, uint32_t slot = 0) {
+  DataSymbol s;
+  s.name = d.name;
+  s.bank = bank;
+  s.offset = offset;
+  s.slot = slot;
+  VarDecl elem = d;
+  elem.dims.clear();
+  elem.vector = 1;
+  s.type = data_type(elem);
+  if (s.type.name == "bytes") lookup_scalar_type("u8", s.type);
+  s.count = static_cast<uint32_t>(total_bytes(d) / s.type.size);
+  return s;
+}
+
+std::vector<uint8_t> init_bytes(const VarDecl& d) {
+  std::vector<uint8_t> out(static_cast<size_t>(total_bytes(d)), 0);
+  const unsigned eb = std::max(1u, d.type.bits / 8);
+  for (size_t i = 0; i < d.init.size() && (i + 1) * eb <= out.size(); ++i)
+    for (unsigned b = 0; b < eb; ++b) out[i * eb + b] = static_cast<uint8_t>(d.init[i] >> (8 * b));
+  return out;
+}
+
+// ---- register allocation -------------------------------------------------------------------------
+
+struct Allocation {
+  std::vector<int> phys;  // per vreg: first physical register or predicate, -1 if unused
+  uint32_t registers = 0;
+};
+
+bool is_def(const MInst& m, isa::Field f) {
+  for (unsigned i = 0; i < m.info->num_operands; ++i) {
+    const auto& op = m.info->operands[i];
+    if (op.field == f && op.dst) return true;
+  }
+  return false;
+}
+
+Allocation allocate(const MFunction& f, uint32_t budget, const std::string& file, const std::string& kernel) {
+  const size_t nv = f.vregs.size();
+  const size_t nb = f.blocks.size();
+  // Positions: each instruction, plus one for each block's terminator.
+  std::vector<size_t> block_start(nb), block_end(nb);
+  size_t pos = 0;
+  for (size_t b = 0; b < nb; ++b) {
+    block_start[b] = pos;
+    pos += f.blocks[b].insts.size() + 1;
+    block_end[b] = pos - 1;
+  }
+  std::vector<std::vector<bool>> use(nb, std::vector<bool>(nv)), def(nb, std::vector<bool>(nv));
+  std::vector<size_t> first(nv, SIZE_MAX), last(nv, 0);
+  auto touch = [&](uint32_t v, size_t p) {
+    first[v] = std::min(first[v], p);
+    last[v] = std::max(last[v], p);
+  };
+  for (size_t b = 0; b < nb; ++b) {
+    const MBlock& blk = f.blocks[b];
+    size_t p = block_start[b];
+    for (const MInst& m : blk.insts) {
+      const bool guarded = isa::get(m.word, isa::Field::pg) != isa::kPT || isa::get(m.word, isa::Field::pgn);
+      for (const auto& bind : m.binds) {
+        const bool d = bind.field != isa::Field::pg && is_def(m, bind.field);
+        if (!d || guarded) {  // a guarded write keeps the old value in the other lanes: a use too
+          if (!def[b][bind.vreg]) use[b][bind.vreg] = true;
+        }
+        touch(bind.vreg, p);
+      }
+      for (const auto& bind : m.binds)
+        if (bind.field != isa::Field::pg && is_def(m, bind.field) && !guarded) def[b][bind.vreg] = true;
+      ++p;
+    }
+    if (blk.exit == MBlock::Exit::Branch) {
+      if (!def[b][blk.cond]) use[b][blk.cond] = true;
+      touch(blk.cond, block_end[b]);
+    }
+  }
+  std::vector<std::vector<bool>> live_in(nb, std::vector<bool>(nv)), live_out(nb, std::vector<bool>(nv));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t bi = nb; bi-- > 0;) {
+      std::vector<bool> out(nv, false);
+      for (int s : successors(f, static_cast<int>(bi)))
+        for (size_t v = 0; v < nv; ++v) out[v] = out[v] || live_in[static_cast<size_t>(s)][v];
+      std::vector<bool> in(nv);
+      for (size_t v = 0; v < nv; ++v) in[v] = use[bi][v] || (out[v] && !def[bi][v]);
+      if (in != live_in[bi] || out != live_out[bi]) {
+        live_in[bi] = std::move(in);
+        live_out[bi] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+  for (size_t b = 0; b < nb; ++b)
+    for (size_t v = 1; v < nv; ++v) {
+      if (live_in[b][v]) touch(static_cast<uint32_t>(v), block_start[b]);
+      if (live_out[b][v]) touch(static_cast<uint32_t>(v), block_end[b]);
+    }
+  // Linear scan, registers and predicates separately.
+  std::vector<uint32_t> order;
+  for (uint32_t v = 1; v < nv; ++v)
+    if (first[v] != SIZE_MAX) order.push_back(v);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return first[a] < first[b]; });
+  Allocation a;
+  a.phys.assign(nv, -1);
+  std::vector<size_t> reg_busy_until(isa::kRZ, 0), pred_busy_until(isa::kPT, 0);
+  std::vector<bool> reg_used(isa::kRZ, false), pred_used(isa::kPT, false);
+  for (uint32_t v : order) {
+    const VRegInfo& info = f.vregs[v];
+    if (info.pred) {
+      int got = -1;
+      for (unsigned p = 0; p < isa::kPT && got < 0; ++p)
+        if (!pred_used[p] || pred_busy_until[p] < first[v]) got = static_cast<int>(p);
+      if (got < 0)
+        throw PtxError(file, Loc{}, fmt::format("kernel {} needs more than {} live predicates at once; predicate spilling is not supported yet", kernel, isa::kPT));
+      pred_used[static_cast<size_t>(got)] = true;
+      pred_busy_until[static_cast<size_t>(got)] = last[v];
+      a.phys[v] = got;
+      continue;
+    }
+    const unsigned w = info.width;
+    int got = -1;
+    for (unsigned r = 0; r + w <= budget && got < 0; r += w) {
+      bool free = true;
+      for (unsigned k = 0; k < w && free; ++k) free = !reg_used[r + k] || reg_busy_until[r + k] < first[v];
+      if (free) got = static_cast<int>(r);
+    }
+    if (got < 0)
+      throw PtxError(file, Loc{},
+                     fmt::format("kernel {} needs more than {} registers per thread (--maxrregcount); spilling to local memory is not supported yet",
+                                 kernel, budget));
+    for (unsigned k = 0; k < w; ++k) {
+      reg_used[static_cast<size_t>(got) + k] = true;
+      reg_busy_until[static_cast<size_t>(got) + k] = last[v];
+    }
+    a.phys[v] = got;
+    a.registers = std::max(a.registers, static_cast<uint32_t>(got) + w);
+  }
+  a.registers = std::max(a.registers, 1u);
+  return a;
+}
+
+// ---- emission ------------------------------------------------------------------------------------
+
+std::vector<uint64_t> emit(const MFunction& f, const Allocation& a) {
+  const size_t nb = f.blocks.size();
+  // Which blocks need a trailing BRA, to place branch targets.
+  auto trailing = [&](size_t b) {
+    const MBlock& blk = f.blocks[b];
+    const int next = static_cast<int>(b) + 1;
+    int extra = 0;
+    switch (blk.exit) {
+      case MBlock::Exit::Fall: extra = blk.fall >= 0 && blk.fall != next; break;
+      case MBlock::Exit::Jump: extra = blk.taken != next; break;
+      case MBlock::Exit::Branch: extra = 1 + (blk.fall != next); break;
+      default: break;
+    }
+    return extra;
+  };
+  std::vector<int64_t> start(nb);
+  int64_t pc = 0;
+  for (size_t b = 0; b < nb; ++b) {
+    start[b] = pc;
+    pc += static_cast<int64_t>(f.blocks[b].insts.size()) + trailing(b);
+  }
+  std::vector<uint64_t> out;
+  auto place = [&](MInst m) {
+    for (const auto& bind : m.binds) {
+      const int p = a.phys[bind.vreg];
+      m.word = isa::set(m.word, bind.field, static_cast<uint64_t>(p + bind.offset));
+    }
+    if (m.target >= 0) m.word = isa::set(m.word, isa::Field::target, static_cast<uint64_t>(start[static_cast<size_t>(m.target)] - static_cast<int64_t>(out.size())));
+    out.push_back(m.word);
+  };
+  for (size_t b = 0; b < nb; ++b) {
+    const MBlock& blk = f.blocks[b];
+    for (const MInst& m : blk.insts) place(m);
+    const int next = static_cast<int>(b) + 1;
+    auto bra = [&](int target, uint32_t cond, bool neg) {
+      MInst m = build_inst(cond ? (neg ? "@!%p0 BRA +0" : "@%p0 BRA +0") : "BRA +0", std::vector<uint32_t>{},
+                           cond ? std::vector<uint32_t>{cond} : std::vector<uint32_t>{}, blk.branch_loc);
+      m.target = target;
+      place(m);
+    };
+    switch (blk.exit) {
+      case MBlock::Exit::Fall:
+        if (blk.fall >= 0 && blk.fall != next) bra(blk.fall, 0, false);
+        break;
+      case MBlock::Exit::Jump:
+        if (blk.taken != next) bra(blk.taken, 0, false);
+        break;
+      case MBlock::Exit::Branch:
+        bra(blk.taken, blk.cond, blk.cond_neg);
+        if (blk.fall != next) bra(blk.fall, 0, false);
+        break;
+      default: break;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TranslateResult translate(const Module& ptx, const TranslateOptions& options) {
+  TranslateResult result;
+  ::tsm::Module& out = result.module;
+  Layout common;
+  // Module-scope variables: constants in bank 2, globals in the global image with an address slot
+  // in bank 1, shared variables at the start of every kernel's shared memory.
+  auto& bank1 = out.cbanks[g::kCbankLiterals];
+  for (const VarDecl& d : ptx.globals) {
+    const uint64_t bytes = total_bytes(d);
+    if (d.space == Space::Const) {
+      auto& bank2 = out.cbanks[g::kCbankUser];
+      const uint32_t off = align_up(static_cast<uint32_t>(bank2.size()), alignment(d));
+      if (off + bytes > g::kCbankBytes) throw PtxError(ptx.file, d.loc, fmt::format("constant '{}' does not fit the 64 KiB constant bank", d.name));
+      bank2.resize(off, 0);
+      const auto init = init_bytes(d);
+      bank2.insert(bank2.end(), init.begin(), init.end());
+      out.consts.push_back(data_symbol(d, g::kCbankUser, off));
+      common.symbols[d.name] = {Space::Const, off, static_cast<uint32_t>(bytes)};
+    } else if (d.space == Space::Global) {
+      if (!d.init_symbols.empty() && std::any_of(d.init_symbols.begin(), d.init_symbols.end(), [](const std::string& x) { return !x.empty(); }))
+        throw PtxError(ptx.file, d.loc, fmt::format("global '{}': initializers holding addresses are not supported yet", d.name));
+      const uint32_t off = align_up(static_cast<uint32_t>(out.global_data.size()), alignment(d));
+      out.global_data.resize(off, 0);
+      const auto init = init_bytes(d);
+      out.global_data.insert(out.global_data.end(), init.begin(), init.end());
+      const uint32_t slot = align_up(static_cast<uint32_t>(bank1.size()), 8);
+      bank1.resize(slot + 8, 0);
+      out.globals.push_back(data_symbol(d, g::kCbankLiterals, off, slot));
+      common.symbols[d.name] = {Space::Global, slot, static_cast<uint32_t>(bytes)};
+    } else if (d.space == Space::Shared) {
+      const uint32_t off = align_up(common.shared_bytes, alignment(d));
+      common.shared_bytes = off + static_cast<uint32_t>(bytes);
+      common.symbols[d.name] = {Space::Shared, off, static_cast<uint32_t>(bytes)};
+    } else {
+      throw PtxError(ptx.file, d.loc, fmt::format("module-scope variables in this state space are not supported ('{}')", d.name));
+    }
+  }
+  if (bank1.empty()) out.cbanks.erase(g::kCbankLiterals);
+
+  for (const Function& fn : ptx.functions) {
+    if (!fn.is_entry) continue;  // device functions are translated where they are called (not yet)
+    Layout layout = common;
+    KernelInfo k;
+    k.name = fn.name;
+    k.entry = static_cast<uint32_t>(out.text.size());
+    uint32_t param_end = g::kC0Params;
+    for (const VarDecl& p : fn.params) {
+      ParamInfo pi;
+      pi.name = p.name;
+      pi.type = data_type(p);
+      pi.offset = align_up(param_end, std::max(alignment(p), pi.type.align));
+      if (pi.type.name == "bytes") pi.type.align = std::min<uint32_t>(16, std::bit_ceil(std::max(alignment(p), 1u)));
+      pi.offset = align_up(param_end, pi.type.align);
+      param_end = pi.offset + pi.type.size;
+      if (param_end > g::kC0Params + g::kMaxParamBytes)
+        throw PtxError(ptx.file, p.loc, fmt::format("kernel {}: parameters exceed {} bytes", fn.name, g::kMaxParamBytes));
+      layout.symbols[p.name] = {Space::Param, pi.offset, pi.type.size};
+      k.params.push_back(pi);
+    }
+    bool has_dynamic = false;
+    for (const VarDecl& d : fn.decls) {
+      if (d.space == Space::Shared) {
+        const bool dynamic = d.is_extern || (!d.dims.empty() && d.dims.back() == 0);
+        if (dynamic) {
+          has_dynamic = true;
+          continue;
+        }
+        const uint32_t off = align_up(layout.shared_bytes, alignment(d));
+        layout.shared_bytes = off + static_cast<uint32_t>(total_bytes(d));
+        layout.symbols[d.name] = {Space::Shared, off, static_cast<uint32_t>(total_bytes(d))};
+      } else if (d.space == Space::Local) {
+        const uint32_t off = align_up(layout.local_bytes, alignment(d));
+        layout.local_bytes = off + static_cast<uint32_t>(total_bytes(d));
+        layout.symbols[d.name] = {Space::Local, off, static_cast<uint32_t>(total_bytes(d))};
+      }
+    }
+    if (has_dynamic) {  // every extern .shared array starts where the static ones end
+      layout.dynamic_shared_offset = align_up(layout.shared_bytes, 16);
+      for (const VarDecl& d : fn.decls)
+        if (d.space == Space::Shared && (d.is_extern || (!d.dims.empty() && d.dims.back() == 0)))
+          layout.symbols[d.name] = {Space::Shared, layout.dynamic_shared_offset, 0};
+      for (const VarDecl& d : ptx.globals)
+        if (d.space == Space::Shared && d.is_extern) layout.symbols[d.name] = {Space::Shared, layout.dynamic_shared_offset, 0};
+      layout.shared_bytes = layout.dynamic_shared_offset;
+    }
+    MFunction mf = lower_function(ptx, fn, layout);
+    reconverge(mf, ptx.file);
+    const Allocation alloc = allocate(mf, options.max_registers, ptx.file, fn.name);
+    const std::vector<uint64_t> code = emit(mf, alloc);
+    out.text.insert(out.text.end(), code.begin(), code.end());
+    k.regs = alloc.registers;
+    k.shared_bytes = layout.shared_bytes;
+    k.local_bytes = align_up(layout.local_bytes, 4);
+    out.kernels.push_back(k);
+    result.stats.push_back({fn.name, k.regs, static_cast<uint32_t>(code.size()), k.shared_bytes, k.local_bytes});
+  }
+  try {
+    out.validate(ptx.file);
+  } catch (const FormatError& e) {
+    throw PtxError(ptx.file, Loc{}, fmt::format("internal error: the translated module is invalid: {}", e.what()));
+  }
+  return result;
+}
+
+}  // namespace tsm::ptx

@@ -1,0 +1,33 @@
+// The PTX → native translator: lowers a parsed PTX module to a TeslaSM module (docs/translator.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "isa/module.hpp"
+#include "ptx/ast.hpp"
+
+namespace tsm::ptx {
+
+struct TranslateOptions {
+  uint32_t max_registers = 128;  // per thread (--maxrregcount, or the configuration's limit)
+};
+
+struct KernelStats {
+  std::string name;
+  uint32_t registers = 0;
+  uint32_t instructions = 0;
+  uint32_t shared_bytes = 0;
+  uint32_t local_bytes = 0;
+};
+
+struct TranslateResult {
+  ::tsm::Module module;
+  std::vector<KernelStats> stats;
+};
+
+/// Translate every entry of the module. Unsupported PTX is a PtxError naming file, line and
+/// instruction.
+TranslateResult translate(const Module& ptx, const TranslateOptions& options);
+
+}  // namespace tsm::ptx

@@ -1,0 +1,5 @@
+// y = a*x + y: parameters, global loads and stores, a bounds check.
+extern "C" __global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}

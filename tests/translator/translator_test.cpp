@@ -1,0 +1,211 @@
+// CUDA kernels compiled by each available front end, translated, run on the golden model for
+// several launch shapes and compared with C++ references.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "ptx/compile.hpp"
+#include "runtime/runtime.hpp"
+
+namespace {
+
+using tsm::Dim3;
+using tsm::KernelArgs;
+using tsm::Runtime;
+using tsm::compiler::Frontend;
+
+struct Case {
+  Frontend frontend;
+  uint32_t block;
+};
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return fmt::format("{}_block{}", tsm::compiler::to_string(info.param.frontend), info.param.block);
+}
+
+class Compiled : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    if (GetParam().frontend == Frontend::Nvcc && !tsm::compiler::find_nvcc()) GTEST_SKIP() << "nvcc is not installed";
+    if (GetParam().frontend == Frontend::Clang && !tsm::compiler::find_clang()) GTEST_SKIP() << "clang++ is not installed";
+  }
+  // Compile tests/translator/cuda/NAME.cu with this case's front end and load it.
+  Runtime::ModuleId load(const std::string& name) {
+    tsm::ptx::CompileOptions o;
+    o.frontend = GetParam().frontend;
+    return rt_.load_module(tsm::ptx::compile_file(std::string(TSM_TRANSLATOR_CUDA_DIR) + "/" + name + ".cu", o).module);
+  }
+  template <typename T>
+  tsm::DevicePtr upload(const std::vector<T>& v) {
+    const tsm::DevicePtr p = rt_.malloc(static_cast<uint32_t>(std::max<size_t>(1, v.size()) * sizeof(T)));
+    if (!v.empty()) rt_.memcpy_to_device(p, std::span(reinterpret_cast<const uint8_t*>(v.data()), v.size() * sizeof(T)));
+    return p;
+  }
+  template <typename T>
+  std::vector<T> download(tsm::DevicePtr p, size_t n) {
+    std::vector<T> v(n);
+    rt_.memcpy_to_host(std::span(reinterpret_cast<uint8_t*>(v.data()), n * sizeof(T)), p);
+    return v;
+  }
+  uint32_t block() const { return GetParam().block; }
+  Dim3 grid_for(uint32_t n) const { return Dim3{(n + block() - 1) / block(), 1, 1}; }
+
+  Runtime rt_{*tsm::config::find_config("g80"), tsm::make_golden_backend()};
+  std::mt19937 rng_{12345};
+};
+
+TEST_P(Compiled, Saxpy) {
+  const auto mod = load("saxpy");
+  const uint32_t n = 1000 + block() / 3;  // not a multiple of the block
+  std::vector<float> x(n), y(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(rng_() % 2000) * 0.37f;
+    y[i] = static_cast<float>(rng_() % 100) * -1.25f;
+  }
+  const auto dx = upload(x), dy = upload(y);
+  rt_.launch(mod, "saxpy", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).f32(1.75f).ptr(dx).ptr(dy));
+  const auto out = download<float>(dy, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const float want = std::fma(1.75f, x[i], y[i]);
+    ASSERT_EQ(std::memcmp(&out[i], &want, 4), 0) << i << ": " << out[i] << " != " << want;
+  }
+}
+
+TEST_P(Compiled, VecaddGridStride) {
+  const auto mod = load("vecadd");
+  const uint32_t n = 3001;
+  std::vector<float> a(n), b(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    a[i] = static_cast<float>(i) * 0.5f;
+    b[i] = static_cast<float>(n - i);
+  }
+  const auto da = upload(a), db = upload(b), dc = upload(std::vector<float>(n, -1.0f));
+  rt_.launch(mod, "vecadd", Dim3{3, 1, 1}, Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(da).ptr(db).ptr(dc));
+  const auto c = download<float>(dc, n);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+}
+
+TEST_P(Compiled, ReduceWithBarriersAndAtomics) {
+  if (block() & (block() - 1)) GTEST_SKIP() << "the tree needs a power-of-two block";
+  const auto mod = load("reduce");
+  const uint32_t n = 5000;
+  std::vector<int32_t> in(n);
+  int64_t want = 0;
+  for (auto& v : in) {
+    v = static_cast<int32_t>(rng_() % 2001) - 1000;
+    want += v;
+  }
+  const auto din = upload(in), dtotal = upload(std::vector<int32_t>{0});
+  rt_.launch(mod, "reduce", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().ptr(din).ptr(dtotal).i32(static_cast<int32_t>(n)));
+  EXPECT_EQ(download<int32_t>(dtotal, 1)[0], want);
+}
+
+TEST_P(Compiled, DivergeNestedBreakEarlyReturn) {
+  const auto mod = load("diverge");
+  const uint32_t n = 2000;
+  std::vector<uint32_t> in(n);
+  for (auto& v : in) v = rng_() % 4096;
+  const uint32_t fill = 0xDEADBEEF;
+  const auto din = upload(in), da = upload(std::vector<uint32_t>(n, fill)), db = upload(std::vector<uint32_t>(n, fill));
+  rt_.launch(mod, "diverge", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(din).ptr(da).ptr(db));
+  const auto a = download<uint32_t>(da, n), b = download<uint32_t>(db, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t x = in[i];
+    uint32_t wa = fill, wb = fill, acc;
+    bool returned = false;
+    if (x & 1) {
+      if (x & 2) {
+        acc = 3 * x;
+        wa = acc;
+      } else if ((x & 12) == 12) {
+        returned = true;
+        acc = 0;
+      } else {
+        acc = x + 7;
+        wa = acc ^ 1;
+      }
+    } else {
+      acc = x >> 1;
+      wa = acc + 100;
+    }
+    if (!returned) {
+      for (uint32_t k = 0; k < (x & 15); ++k) {
+        acc += k * x;
+        if (acc > 1000) break;
+      }
+      wb = acc;
+    }
+    ASSERT_EQ(a[i], wa) << "a[" << i << "], x = " << x;
+    ASSERT_EQ(b[i], wb) << "b[" << i << "], x = " << x;
+  }
+}
+
+TEST_P(Compiled, WarpShuffleAndBallot) {
+  if (block() % 32) GTEST_SKIP() << "whole warps only";
+  const auto mod = load("warpreduce");
+  const uint32_t n = 4 * block();
+  std::vector<int32_t> in(n);
+  for (auto& v : in) v = static_cast<int32_t>(rng_() % 1000);
+  const auto din = upload(in), ds = upload(std::vector<int32_t>(n / 32)), db = upload(std::vector<uint32_t>(n / 32));
+  rt_.launch(mod, "warpreduce", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().ptr(din).ptr(ds).ptr(db));
+  const auto sums = download<int32_t>(ds, n / 32);
+  const auto ballots = download<uint32_t>(db, n / 32);
+  for (uint32_t w = 0; w < n / 32; ++w) {
+    int32_t s = 0;
+    uint32_t odd = 0;
+    for (uint32_t l = 0; l < 32; ++l) {
+      s += in[w * 32 + l];
+      odd |= static_cast<uint32_t>(in[w * 32 + l] & 1) << l;
+    }
+    EXPECT_EQ(sums[w], s) << w;
+    EXPECT_EQ(ballots[w], odd) << w;
+  }
+}
+
+TEST_P(Compiled, ConstantMemoryWrittenByTheHost) {
+  const auto mod = load("constmem");
+  const float c[4] = {1.0f, -0.5f, 0.25f, 2.0f};
+  rt_.write_symbol(mod, "coeffs", std::span(reinterpret_cast<const uint8_t*>(c), 16));
+  const uint32_t n = 300;
+  std::vector<float> x(n);
+  for (uint32_t i = 0; i < n; ++i) x[i] = static_cast<float>(i) * 0.125f - 10.0f;
+  const auto dx = upload(x), dy = upload(std::vector<float>(n));
+  rt_.launch(mod, "poly", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(dx).ptr(dy));
+  const auto y = download<float>(dy, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    const float want = std::fma(std::fma(std::fma(c[3], v, c[2]), v, c[1]), v, c[0]);
+    ASSERT_EQ(std::memcmp(&y[i], &want, 4), 0) << i;
+  }
+}
+
+TEST_P(Compiled, SixtyFourBitIntegers) {
+  const auto mod = load("int64");
+  const uint32_t n = 257;
+  std::vector<int64_t> a(n), b(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    a[i] = static_cast<int64_t>((uint64_t{rng_()} << 32) | rng_());
+    b[i] = static_cast<int64_t>((uint64_t{rng_()} << 32) | rng_());
+  }
+  const auto da = upload(a), db = upload(b), dout = upload(std::vector<int64_t>(4 * n));
+  rt_.launch(mod, "int64ops", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(da).ptr(db).ptr(dout));
+  const auto out = download<int64_t>(dout, 4 * n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint64_t x = static_cast<uint64_t>(a[i]), y = static_cast<uint64_t>(b[i]);
+    EXPECT_EQ(static_cast<uint64_t>(out[4 * i + 0]), x + y) << i;
+    EXPECT_EQ(static_cast<uint64_t>(out[4 * i + 1]), x * y) << i;
+    EXPECT_EQ(static_cast<uint64_t>(out[4 * i + 2]), (x << 3) ^ static_cast<uint64_t>(b[i] >> 5)) << i;
+    EXPECT_EQ(out[4 * i + 3], static_cast<int64_t>(static_cast<int32_t>(x & 0xffff)) * 3 + static_cast<uint32_t>(y >> 40)) << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, Compiled,
+                         ::testing::Values(Case{Frontend::Nvcc, 32}, Case{Frontend::Nvcc, 100}, Case{Frontend::Nvcc, 256},
+                                           Case{Frontend::Clang, 32}, Case{Frontend::Clang, 100}, Case{Frontend::Clang, 256}),
+                         case_name);
+
+}  // namespace
