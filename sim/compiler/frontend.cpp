@@ -3,6 +3,7 @@
 #include "compiler/frontend.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -16,8 +17,6 @@
 #include <regex>
 #include <sstream>
 #include <string_view>
-
-#include <fmt/format.h>
 
 extern char** environ;
 
@@ -55,8 +54,8 @@ class TempDir {
   TempDir() {
     std::string pattern = (fs::temp_directory_path() / "tsm-frontend-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr)
-      throw std::runtime_error(fmt::format("cannot create a temporary directory {}: {}", pattern,
-                                           std::strerror(errno)));
+      throw std::runtime_error(
+          fmt::format("cannot create a temporary directory {}: {}", pattern, std::strerror(errno)));
     path_ = pattern;
   }
   ~TempDir() {
@@ -109,8 +108,10 @@ RunResult run(const std::vector<std::string>& argv, const fs::path& dir) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -156,8 +157,7 @@ std::optional<FirstError> find_first_error(const std::string& diagnostics) {
       FirstError e{"", m[1], std::stoi(m[2]), 1};
       for (size_t j = i + 1; j < lines.size() && j <= i + 2; ++j) {
         size_t caret = lines[j].find('^');
-        if (caret != std::string::npos &&
-            lines[j].find_first_not_of(' ') == caret && caret >= 2) {
+        if (caret != std::string::npos && lines[j].find_first_not_of(' ') == caret && caret >= 2) {
           e.column = static_cast<int>(caret) - 1;  // two spaces of indentation, 1-based
           break;
         }
@@ -181,6 +181,11 @@ std::string what_text(const std::string& headline, const std::string& diagnostic
   return text;
 }
 
+/// The source as an argument: a name starting with '-' must not read as an option.
+std::string source_argument(const std::string& cu_file) {
+  return !cu_file.empty() && cu_file[0] == '-' ? "./" + cu_file : cu_file;
+}
+
 std::vector<std::string> common_flags(const FrontendOptions& options) {
   std::vector<std::string> flags;
   for (const auto& d : options.include_dirs) flags.push_back("-I" + d);
@@ -192,7 +197,7 @@ std::vector<std::string> nvcc_command(const std::string& nvcc, const std::string
                                       const fs::path& out, const FrontendOptions& options) {
   std::vector<std::string> argv = {nvcc, "-ptx", kNvccArch, "-o", out.string()};
   for (auto& f : common_flags(options)) argv.push_back(std::move(f));
-  argv.push_back(cu_file);
+  argv.push_back(source_argument(cu_file));
   return argv;
 }
 
@@ -200,13 +205,41 @@ std::vector<std::string> clang_command(const std::string& clang, const std::stri
                                        const fs::path& out, const fs::path& empty_cuda,
                                        const FrontendOptions& options) {
   // -std=c++17: nvcc 13's default dialect, so that kernels compile the same with both.
-  std::vector<std::string> argv = {clang, "-x", "cuda", "--cuda-device-only", kClangArch,
-                                   "--cuda-path=" + empty_cuda.string(), "-nocudainc",
-                                   "-nocudalib", "-std=c++17", "-O2", "-S", "-o", out.string(),
-                                   "-include", (fs::path(cuda_include_dir()) / "tsm_cuda.h").string()};
+  const std::string header = (fs::path(cuda_include_dir()) / "tsm_cuda.h").string();
+  // clang-format off
+  std::vector<std::string> argv = {
+      clang, "-x", "cuda", "--cuda-device-only", kClangArch, "--cuda-path=" + empty_cuda.string(),
+      "-nocudainc", "-nocudalib", "-std=c++17", "-O2", "-S", "-o", out.string(), "-include", header};
+  // clang-format on
   for (auto& f : common_flags(options)) argv.push_back(std::move(f));
-  argv.push_back(cu_file);
+  argv.push_back(source_argument(cu_file));
   return argv;
+}
+
+/// Runs the chosen compiler in a private temporary directory; throws CompileError on failure.
+PtxOutput run_front_end(const std::string& cu_file, Frontend used, const std::string& compiler,
+                        const FrontendOptions& options) {
+  TempDir tmp;
+  const fs::path out = tmp.path() / "kernel.ptx";
+  std::vector<std::string> argv;
+  if (used == Frontend::Nvcc) {
+    argv = nvcc_command(compiler, cu_file, out, options);
+  } else {
+    const fs::path empty_cuda = tmp.path() / "no-cuda-sdk";
+    fs::create_directory(empty_cuda);
+    argv = clang_command(compiler, cu_file, out, empty_cuda, options);
+  }
+  const std::string command = join_command(argv);
+  RunResult r = run(argv, tmp.path());
+  if (r.exit_status != 0 || !fs::exists(out)) {
+    if (auto e = find_first_error(r.stderr_text))
+      throw CompileError(e->headline, e->file, e->line, e->column, r.stderr_text, command);
+    std::string first = r.stderr_text.substr(0, r.stderr_text.find('\n'));
+    if (first.empty()) first = fmt::format("{} exited with status {}", argv[0], r.exit_status);
+    throw CompileError(fmt::format("{}: error: {}", cu_file, first), cu_file, 0, 0, r.stderr_text,
+                       command);
+  }
+  return PtxOutput{read_file(out), used, command, r.stderr_text};
 }
 
 }  // namespace
@@ -254,13 +287,14 @@ PtxOutput cuda_to_ptx(const std::string& cu_file, const FrontendOptions& options
   struct stat st {};
   if (::stat(cu_file.c_str(), &st) != 0 || ::access(cu_file.c_str(), R_OK) != 0) {
     std::string reason = std::strerror(errno);
-    throw CompileError(fmt::format("{}:1:1: error: cannot read CUDA source file: {}", cu_file, reason),
-                       cu_file, 1, 1, "", "");
+    throw CompileError(
+        fmt::format("{}:1:1: error: cannot read CUDA source file: {}", cu_file, reason), cu_file, 1,
+        1, "", "");
   }
   if (S_ISDIR(st.st_mode))
-    throw CompileError(fmt::format("{}:1:1: error: cannot read CUDA source file: it is a directory",
-                                   cu_file),
-                       cu_file, 1, 1, "", "");
+    throw CompileError(
+        fmt::format("{}:1:1: error: cannot read CUDA source file: it is a directory", cu_file),
+        cu_file, 1, 1, "", "");
   Frontend used = options.frontend;
   std::optional<std::string> compiler;
   if (used == Frontend::Auto || used == Frontend::Nvcc) {
@@ -275,34 +309,22 @@ PtxOutput cuda_to_ptx(const std::string& cu_file, const FrontendOptions& options
   }
   if (!compiler) {
     compiler = find_clang();
-    used = Frontend::Clang;
     if (!compiler)
-      throw FrontendNotFound(cu_file,
-                             "no CUDA front end: neither nvcc nor clang++ (clang++-14) is on PATH; "
-                             "install Debian's clang package");
+      throw FrontendNotFound(
+          cu_file, used == Frontend::Clang
+                       ? "the clang front end was requested but clang++ (or clang++-14) is not on "
+                         "PATH; install Debian's clang package"
+                       : "no CUDA front end: neither nvcc nor clang++ (clang++-14) is installed; "
+                         "install Debian's clang package");
+    used = Frontend::Clang;
   }
-
-  TempDir tmp;
-  const fs::path out = tmp.path() / "kernel.ptx";
-  std::vector<std::string> argv;
-  if (used == Frontend::Nvcc) {
-    argv = nvcc_command(*compiler, cu_file, out, options);
-  } else {
-    const fs::path empty_cuda = tmp.path() / "no-cuda-sdk";
-    fs::create_directory(empty_cuda);
-    argv = clang_command(*compiler, cu_file, out, empty_cuda, options);
+  try {
+    return run_front_end(cu_file, used, *compiler, options);
+  } catch (const CompileError&) {
+    throw;
+  } catch (const std::exception& e) {  // no temporary directory, or the compiler did not start
+    throw CompileError(fmt::format("{}: error: {}", cu_file, e.what()), cu_file, 0, 0, "", "");
   }
-  const std::string command = join_command(argv);
-  RunResult r = run(argv, tmp.path());
-  if (r.exit_status != 0 || !fs::exists(out)) {
-    if (auto e = find_first_error(r.stderr_text))
-      throw CompileError(e->headline, e->file, e->line, e->column, r.stderr_text, command);
-    std::string first = r.stderr_text.substr(0, r.stderr_text.find('\n'));
-    if (first.empty()) first = fmt::format("{} exited with status {}", argv[0], r.exit_status);
-    throw CompileError(fmt::format("{}: error: {}", cu_file, first), cu_file, 0, 0, r.stderr_text,
-                       command);
-  }
-  return PtxOutput{read_file(out), used, command, r.stderr_text};
 }
 
 }  // namespace tsm::compiler

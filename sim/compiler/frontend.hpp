@@ -15,15 +15,15 @@ enum class Frontend { Auto, Nvcc, Clang };
 const char* to_string(Frontend frontend);
 
 struct FrontendOptions {
-  Frontend frontend = Frontend::Auto;  ///< Auto: nvcc if installed, else clang
+  Frontend frontend = Frontend::Auto;     ///< Auto: nvcc if installed, else clang
   std::vector<std::string> include_dirs;  ///< passed as -IDIR
   std::vector<std::string> defines;       ///< NAME or NAME=VALUE, passed as -DNAME...
 };
 
 struct PtxOutput {
   std::string ptx;
-  Frontend used;        ///< Nvcc or Clang, never Auto
-  std::string command;  ///< the exact command line run (shell-quoted where needed)
+  Frontend used;            ///< Nvcc or Clang, never Auto
+  std::string command;      ///< the exact command line run (shell-quoted where needed)
   std::string diagnostics;  ///< what the compiler printed on success (warnings), usually empty
 };
 

@@ -1,6 +1,9 @@
 // The CUDA front ends: every kernel under cuda/ through each installed front end, its PTX checked
 // for the instructions each CUDA facility must lower to; diagnostics (syntax errors, missing files,
 // a missing compiler); the command lines; the temporary directory's cleanup.
+#include "compiler/frontend.hpp"
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -10,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "compiler/frontend.hpp"
+namespace tsm::compiler {
+void PrintTo(Frontend frontend, std::ostream* os) { *os << to_string(frontend); }
+}  // namespace tsm::compiler
 
 namespace {
 
@@ -79,6 +82,9 @@ const std::vector<Expect> kExpectations = {
   {"builtins.cu", "", R"(\.func\s*\(\.param \.b32 func_retval0\) _Z11not_inlinedf)"},
   {"builtins.cu", "builtins", R"(call\.uni\s*\(retval0\),\s*_Z11not_inlinedf)"},
   {"builtins.cu", "builtins", R"(twice|_Z5twicef)", kBoth, true},  // __forceinline__
+  {"builtins.cu", "counters", R"(%clock64)"},
+  {"builtins.cu", "counters", R"(ld\.global\.nc\.f32)"},
+  {"builtins.cu", "", R"(memcpy)", kBoth, true},
   // Barriers and fences.
   {"sync.cu", "barriers", R"(bar\.sync\s+0;)"},
   {"sync.cu", "barriers", R"(bar\.red\.popc\.u32)"},
@@ -301,7 +307,8 @@ TEST_P(Diagnostics, MissingIncludeNamesTheIncludingLine) {
   const std::string what = e.what();
   const std::string head = file.string() + ":2:10: ";
   EXPECT_EQ(what.compare(0, head.size(), head), 0) << what;
-  EXPECT_TRUE(std::regex_search(what, std::regex(R"(^[^\n]*(fatal )?error: [^\n]*no_such_header\.h)")))
+  EXPECT_TRUE(
+      std::regex_search(what, std::regex(R"(^[^\n]*(fatal )?error: [^\n]*no_such_header\.h)")))
       << what;
   EXPECT_EQ(e.line, 2);
 }
@@ -309,7 +316,8 @@ TEST_P(Diagnostics, MissingIncludeNamesTheIncludingLine) {
 TEST_P(Diagnostics, MissingSourceFileNamesFileAndLine) {
   const std::string file = (kTestDir / "bad" / "does_not_exist.cu").string();
   CompileError e = failure(file);
-  const std::string head = file + ":1:1: error: cannot read CUDA source file: No such file or directory";
+  const std::string head =
+      file + ":1:1: error: cannot read CUDA source file: No such file or directory";
   EXPECT_EQ(std::string(e.what()).compare(0, head.size(), head), 0) << e.what();
   EXPECT_TRUE(e.command.empty());  // nothing was run
 }
@@ -322,7 +330,8 @@ TEST_P(Diagnostics, CommandLineIsRecordedAndOptionsPassed) {
   auto out = tsm::compiler::cuda_to_ptx((kTestDir / "options" / "options.cu").string(), options);
   EXPECT_NE(out.ptx.find("3702"), std::string::npos) << out.ptx;  // 1234 * SCALE, folded
   EXPECT_NE(out.command.find("-DSCALE=3"), std::string::npos) << out.command;
-  EXPECT_NE(out.command.find("-I" + (kTestDir / "options" / "include").string()), std::string::npos);
+  EXPECT_NE(out.command.find("-I" + (kTestDir / "options" / "include").string()),
+            std::string::npos);
   if (GetParam() == Frontend::Nvcc) {
     EXPECT_NE(out.command.find(" -ptx -arch=compute_75 -o "), std::string::npos) << out.command;
   } else {
@@ -335,24 +344,31 @@ TEST_P(Diagnostics, CommandLineIsRecordedAndOptionsPassed) {
 
 TEST_P(Diagnostics, TemporaryDirectoryIsRemoved) {
   // A private TMPDIR, so that other tests running at the same time do not interfere.
-  const fs::path tmp = fs::temp_directory_path() /
-                       fmt::format("tsm-frontend-test-{}-{}", ::getpid(), tsm::compiler::to_string(GetParam()));
+  const fs::path tmp =
+      fs::temp_directory_path() /
+      fmt::format("tsm-frontend-test-{}-{}", ::getpid(), tsm::compiler::to_string(GetParam()));
   fs::create_directories(tmp);
   const char* old = std::getenv("TMPDIR");
   const std::string saved = old ? old : "";
   ::setenv("TMPDIR", tmp.c_str(), 1);
   EXPECT_NO_THROW(compile(kTestDir / "cuda" / "sync.cu", GetParam()));
   EXPECT_THROW(compile(kTestDir / "bad" / "syntax_error.cu", GetParam()), CompileError);
-  if (old) ::setenv("TMPDIR", saved.c_str(), 1); else ::unsetenv("TMPDIR");
+  if (old)
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
   std::vector<std::string> left;
   for (const auto& e : fs::directory_iterator(tmp))
-    if (e.path().filename().string().rfind("tsm-frontend-", 0) == 0) left.push_back(e.path().string());
+    if (e.path().filename().string().rfind("tsm-frontend-", 0) == 0)
+      left.push_back(e.path().string());
   EXPECT_TRUE(left.empty()) << left.front();
   fs::remove_all(tmp);
 }
 
 INSTANTIATE_TEST_SUITE_P(Frontends, Diagnostics, ::testing::Values(Frontend::Nvcc, Frontend::Clang),
-                         [](const auto& info) { return std::string(tsm::compiler::to_string(info.param)); });
+                         [](const auto& info) {
+                           return std::string(tsm::compiler::to_string(info.param));
+                         });
 
 // ---- Front-end selection and the header's own diagnostics --------------------------------------
 
@@ -385,7 +401,8 @@ TEST(Frontend, MissingCompilerIsReportedClearly) {
 
 /// Writes a one-off kernel into a private directory and compiles it with clang.
 CompileError clang_failure(const std::string& source) {
-  const fs::path dir = fs::temp_directory_path() / fmt::format("tsm-frontend-test-src-{}", ::getpid());
+  const fs::path dir =
+      fs::temp_directory_path() / fmt::format("tsm-frontend-test-src-{}", ::getpid());
   fs::create_directories(dir);
   const fs::path file = dir / "kernel.cu";
   std::ofstream(file) << source;
@@ -404,12 +421,14 @@ TEST(Header, DoublePrecisionMathIsANamedError) {
   require(Frontend::Clang);
   CompileError e = clang_failure("__global__ void k(double* d) { d[0] = sin(d[1]); }\n");
   EXPECT_EQ(e.line, 1);
-  EXPECT_NE(std::string(e.what()).find("double-precision sin is not provided"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("double-precision sin is not provided"), std::string::npos)
+      << e.what();
 }
 
 TEST(Header, BuiltinVariablesCannotBeAssigned) {
   require(Frontend::Clang);
-  CompileError e = clang_failure("__global__ void k(unsigned* p) {\n  auto t = threadIdx;\n  p[0] = t.x;\n}\n");
+  CompileError e =
+      clang_failure("__global__ void k(unsigned* p) {\n  auto t = threadIdx;\n  p[0] = t.x;\n}\n");
   EXPECT_EQ(e.line, 2) << e.what();
 }
 

@@ -23,25 +23,45 @@ constexpr int kInRange = 1 << 17;     // uniform over the range where the functi
 /// Where each function does its interesting work (beyond the random bit patterns).
 const std::map<std::string, std::pair<float, float>>& ranges() {
   static const std::map<std::string, std::pair<float, float>> r = {
-      {"sinf", {-100, 100}},     {"cosf", {-100, 100}},    {"tanf", {-100, 100}},
-      {"sinpif", {-4, 4}},       {"cospif", {-4, 4}},      {"asinf", {-1, 1}},
-      {"acosf", {-1, 1}},        {"atanf", {-8, 8}},       {"sinhf", {-12, 12}},
-      {"coshf", {-12, 12}},      {"tanhf", {-10, 10}},     {"asinhf", {-8, 8}},
-      {"acoshf", {1, 8}},        {"atanhf", {-1, 1}},      {"expf", {-104, 89}},
-      {"exp2f", {-150, 128}},    {"exp10f", {-45, 39}},    {"expm1f", {-2, 2}},
-      {"logf", {0, 4}},          {"log2f", {0, 4}},        {"log10f", {0, 4}},
-      {"log1pf", {-1, 4}},       {"cbrtf", {-8, 8}},       {"erff", {-4, 4}},
-      {"erfcf", {-4, 10}},       {"sqrtf", {0, 4}},        {"powf", {0, 4}},
-      {"atan2f", {-4, 4}},       {"hypotf", {-4, 4}},      {"fmodf", {-100, 100}},
+      {"sinf", {-100, 100}},
+      {"cosf", {-100, 100}},
+      {"tanf", {-100, 100}},
+      {"sinpif", {-4, 4}},
+      {"cospif", {-4, 4}},
+      {"asinf", {-1, 1}},
+      {"acosf", {-1, 1}},
+      {"atanf", {-8, 8}},
+      {"sinhf", {-12, 12}},
+      {"coshf", {-12, 12}},
+      {"tanhf", {-10, 10}},
+      {"asinhf", {-8, 8}},
+      {"acoshf", {1, 8}},
+      {"atanhf", {-1, 1}},
+      {"expf", {-104, 89}},
+      {"exp2f", {-150, 128}},
+      {"exp10f", {-45, 39}},
+      {"expm1f", {-2, 2}},
+      {"logf", {0, 4}},
+      {"log2f", {0, 4}},
+      {"log10f", {0, 4}},
+      {"log1pf", {-1, 4}},
+      {"cbrtf", {-8, 8}},
+      {"erff", {-4, 4}},
+      {"erfcf", {-4, 10}},
+      {"sqrtf", {0, 4}},
+      {"powf", {0, 4}},
+      {"atan2f", {-4, 4}},
+      {"hypotf", {-4, 4}},
+      {"fmodf", {-100, 100}},
       {"remainderf", {-100, 100}},
   };
   return r;
 }
 
-const float kSpecials[] = {0.0f,      -0.0f,     INFINITY,  -INFINITY, NAN,       1.0f,
-                           -1.0f,     0.5f,      -0.5f,     2.0f,      -2.0f,     3.0f,
-                           0x1p-149f, -0x1p-149f, 0x1p-126f, FLT_MAX,  -FLT_MAX,  1e-20f,
-                           88.7f,     -103.9f,   1.5707964f, 3.1415927f, 1e10f,   -1e10f};
+const float kSpecials[] = {0.0f,      -0.0f,      INFINITY,   -INFINITY,  NAN,      1.0f,
+                           -1.0f,     0.5f,       -0.5f,      2.0f,       -2.0f,    3.0f,
+                           0x1p-149f, -0x1p-149f, 0x1p-126f,  FLT_MAX,    -FLT_MAX, 1e-20f,
+                           88.7f,     -103.9f,    1.5707964f, 3.1415927f, 1e10f,    -1e10f};
 
 /// The bits of f, with every NaN the same (sincosf may return a NaN of another payload).
 uint32_t float_bits_or_nan(float f) {
@@ -58,9 +78,9 @@ struct Worst {
   }
 };
 
-class Unary1 : public ::testing::TestWithParam<Unary> {};
+class OneArgument : public ::testing::TestWithParam<Unary> {};
 
-TEST_P(Unary1, WithinDocumentedUlp) {
+TEST_P(OneArgument, WithinDocumentedUlp) {
   const Unary& f = GetParam();
   std::mt19937 rng(12345);
   Worst w;
@@ -73,24 +93,25 @@ TEST_P(Unary1, WithinDocumentedUlp) {
   }
   for (float x : kSpecials) check(x);
   RecordProperty("max_ulp", std::to_string(w.error));
-  EXPECT_LE(w.error, f.bound + 1e-9) << f.name << "(" << std::hexfloat << w.x << ") = " << f.f(w.x)
-                                     << ", C library " << f.ref(w.x) << std::defaultfloat << ": "
-                                     << w.error << " ulp";
+  EXPECT_LE(w.error, f.bound + 1e-9)
+      << f.name << "(" << std::hexfloat << w.x << ") = " << f.f(w.x) << ", C library " << f.ref(w.x)
+      << std::defaultfloat << ": " << w.error << " ulp";
   std::printf("%-11s max %.3f ulp (bound %.1f)\n", f.name, w.error, f.bound);
 }
 
-INSTANTIATE_TEST_SUITE_P(Math, Unary1, ::testing::ValuesIn(unary_functions()),
+INSTANTIATE_TEST_SUITE_P(Math, OneArgument, ::testing::ValuesIn(unary_functions()),
                          [](const auto& info) { return std::string(info.param.name); });
 
-class Binary2 : public ::testing::TestWithParam<Binary> {};
+class TwoArguments : public ::testing::TestWithParam<Binary> {};
 
-TEST_P(Binary2, WithinDocumentedUlp) {
+TEST_P(TwoArguments, WithinDocumentedUlp) {
   const Binary& f = GetParam();
   std::mt19937 rng(777);
   Worst w;
   auto check = [&](float x, float y) { w.update(ulp_error(f.f(x, y), f.ref(x, y)), x, y); };
   for (int i = 0; i < kRandomBits; ++i)
-    check(float_from_bits(static_cast<uint32_t>(rng())), float_from_bits(static_cast<uint32_t>(rng())));
+    check(float_from_bits(static_cast<uint32_t>(rng())),
+          float_from_bits(static_cast<uint32_t>(rng())));
   auto range = ranges().find(f.name);
   if (range != ranges().end()) {
     std::uniform_real_distribution<float> u(range->second.first, range->second.second);
@@ -98,13 +119,13 @@ TEST_P(Binary2, WithinDocumentedUlp) {
   }
   for (float x : kSpecials)
     for (float y : kSpecials) check(x, y);
-  EXPECT_LE(w.error, f.bound + 1e-9) << f.name << "(" << std::hexfloat << w.x << ", " << w.y
-                                     << ") = " << f.f(w.x, w.y) << ", C library " << f.ref(w.x, w.y)
-                                     << std::defaultfloat << ": " << w.error << " ulp";
+  EXPECT_LE(w.error, f.bound + 1e-9)
+      << f.name << "(" << std::hexfloat << w.x << ", " << w.y << ") = " << f.f(w.x, w.y)
+      << ", C library " << f.ref(w.x, w.y) << std::defaultfloat << ": " << w.error << " ulp";
   std::printf("%-11s max %.3f ulp (bound %.1f)\n", f.name, w.error, f.bound);
 }
 
-INSTANTIATE_TEST_SUITE_P(Math, Binary2, ::testing::ValuesIn(binary_functions()),
+INSTANTIATE_TEST_SUITE_P(Math, TwoArguments, ::testing::ValuesIn(binary_functions()),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Math, PowfWhereTheExponentIsLarge) {
@@ -124,8 +145,9 @@ TEST(Math, PowfWhereTheExponentIsLarge) {
 }
 
 TEST(Math, PowfSpecialCasesFollowC99) {
-  const float values[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f, -2.0f, 0.5f, -0.5f, 3.0f, -3.0f,
-                          2.5f, -2.5f, INFINITY, -INFINITY, NAN, 0x1p24f, -0x1p24f, 0x1p-149f};
+  const float values[] = {0.0f,     -0.0f,     1.0f, -1.0f,   2.0f,     -2.0f,
+                          0.5f,     -0.5f,     3.0f, -3.0f,   2.5f,     -2.5f,
+                          INFINITY, -INFINITY, NAN,  0x1p24f, -0x1p24f, 0x1p-149f};
   for (float x : values)
     for (float y : values) {
       float got = tsm_math::powf(x, y), want = ::powf(x, y);

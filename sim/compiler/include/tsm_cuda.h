@@ -15,7 +15,7 @@
 #pragma once
 
 #if !defined(__CUDA__)
-#error "tsm_cuda.h is for clang -x cuda; host code wanting the math library includes tsm_cuda_math.h"
+#error "tsm_cuda.h is for clang -x cuda (host code includes tsm_cuda_math.h for the math library)"
 #endif
 #if defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 #error "tsm_cuda.h replaces clang's CUDA SDK wrapper: compile with -nocudainc"
@@ -33,7 +33,6 @@
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 // clang 14 has no __noinline__ keyword (clang 15 added one), so this is a macro as in nvcc's
@@ -42,7 +41,7 @@
 #define __noinline__ __attribute__((noinline))
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(n) __attribute__((aligned(n)))
-// __restrict__ is a keyword in clang already.
+// __restrict__ is a keyword in clang already. __managed__ (unified memory) is not provided.
 
 /// Every device function of this header: inlined like nvcc's header functions.
 #define __TSM_DEVICE static __device__ __inline__ __attribute__((always_inline))
@@ -52,25 +51,25 @@
 
 // Layouts and alignments as CUDA's vector_types.h: a 2-vector is aligned to its size, a
 // 4-vector to min(size, 16), 1- and 3-vectors to their element.
-#define __TSM_VEC1(name, T, align)                                            \
-  struct __align__(align) name {                                              \
-    T x;                                                                      \
-  };                                                                          \
+#define __TSM_VEC1(name, T, align) \
+  struct __align__(align) name {   \
+    T x;                           \
+  };                               \
   __TSM_HOST_DEVICE name make_##name(T x) { return name{x}; }
-#define __TSM_VEC2(name, T, align)                                            \
-  struct __align__(align) name {                                              \
-    T x, y;                                                                   \
-  };                                                                          \
+#define __TSM_VEC2(name, T, align) \
+  struct __align__(align) name {   \
+    T x, y;                        \
+  };                               \
   __TSM_HOST_DEVICE name make_##name(T x, T y) { return name{x, y}; }
-#define __TSM_VEC3(name, T, align)                                            \
-  struct __align__(align) name {                                              \
-    T x, y, z;                                                                \
-  };                                                                          \
+#define __TSM_VEC3(name, T, align) \
+  struct __align__(align) name {   \
+    T x, y, z;                     \
+  };                               \
   __TSM_HOST_DEVICE name make_##name(T x, T y, T z) { return name{x, y, z}; }
-#define __TSM_VEC4(name, T, align)                                            \
-  struct __align__(align) name {                                              \
-    T x, y, z, w;                                                             \
-  };                                                                          \
+#define __TSM_VEC4(name, T, align) \
+  struct __align__(align) name {   \
+    T x, y, z, w;                  \
+  };                               \
   __TSM_HOST_DEVICE name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
 #define __TSM_VECS(prefix, T, a1, a2, a3, a4) \
   __TSM_VEC1(prefix##1, T, a1)                \
@@ -111,24 +110,24 @@ struct dim3 {
 // threadIdx.x etc. read the PTX special registers %tid, %ctaid, %ntid, %nctaid through properties
 // (the technique of clang's own __clang_cuda_builtin_vars.h); the objects themselves cannot be
 // copied or have their address taken, as in CUDA.
-#define __TSM_BUILTIN_FIELD(field, reg)                                            \
-  __declspec(property(get = __fetch_##field)) unsigned int field;                  \
+#define __TSM_BUILTIN_FIELD(field, reg)                                                        \
+  __declspec(property(get = __fetch_##field)) unsigned int field;                              \
   static __device__ __inline__ __attribute__((always_inline)) unsigned int __fetch_##field() { \
-    return reg;                                                                    \
+    return reg;                                                                                \
   }
-#define __TSM_BUILTIN_VAR(type, sreg)                                               \
-  struct type {                                                                    \
-    __TSM_BUILTIN_FIELD(x, __nvvm_read_ptx_sreg_##sreg##_x())                      \
-    __TSM_BUILTIN_FIELD(y, __nvvm_read_ptx_sreg_##sreg##_y())                      \
-    __TSM_BUILTIN_FIELD(z, __nvvm_read_ptx_sreg_##sreg##_z())                      \
-    __device__ operator uint3() const { return uint3{x, y, z}; }                   \
-    __device__ operator dim3() const { return dim3(x, y, z); }                     \
-                                                                                   \
-   private:                                                                        \
-    __device__ type() = delete;                                                    \
-    __device__ type(const type&) = delete;                                         \
-    __device__ void operator=(const type&) const = delete;                         \
-    __device__ type* operator&() const = delete;                                   \
+#define __TSM_BUILTIN_VAR(type, sreg)                            \
+  struct type {                                                  \
+    __TSM_BUILTIN_FIELD(x, __nvvm_read_ptx_sreg_##sreg##_x())    \
+    __TSM_BUILTIN_FIELD(y, __nvvm_read_ptx_sreg_##sreg##_y())    \
+    __TSM_BUILTIN_FIELD(z, __nvvm_read_ptx_sreg_##sreg##_z())    \
+    __device__ operator uint3() const { return uint3{x, y, z}; } \
+    __device__ operator dim3() const { return dim3(x, y, z); }   \
+                                                                 \
+   private:                                                      \
+    __device__ type() = delete;                                  \
+    __device__ type(const type&) = delete;                       \
+    __device__ void operator=(const type&) const = delete;       \
+    __device__ type* operator&() const = delete;                 \
   };
 
 __TSM_BUILTIN_VAR(__cuda_builtin_threadIdx_t, tid)
@@ -150,9 +149,9 @@ extern const __device__ __attribute__((weak)) __cuda_builtin_gridDim_t gridDim;
 __TSM_DEVICE int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }  // bar.red.popc.u32
 __TSM_DEVICE int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }     // bar.red.and.pred
 __TSM_DEVICE int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }       // bar.red.or.pred
-__TSM_DEVICE void __threadfence_block() { __nvvm_membar_cta(); }            // membar.cta
-__TSM_DEVICE void __threadfence() { __nvvm_membar_gl(); }                   // membar.gl
-__TSM_DEVICE void __threadfence_system() { __nvvm_membar_sys(); }           // membar.sys
+__TSM_DEVICE void __threadfence_block() { __nvvm_membar_cta(); }             // membar.cta
+__TSM_DEVICE void __threadfence() { __nvvm_membar_gl(); }                    // membar.gl
+__TSM_DEVICE void __threadfence_system() { __nvvm_membar_sys(); }            // membar.sys
 
 // ==== Warp vote, shuffle and synchronization (inline asm, see the file comment) ===============
 
@@ -168,14 +167,14 @@ __TSM_DEVICE unsigned int __activemask() {
   return mask;
 }
 
-#define __TSM_VOTE_PRED(name, mode)                                                       \
-  __TSM_DEVICE int name(unsigned int mask, int predicate) {                               \
-    int result;                                                                           \
-    asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; vote.sync." mode                \
-                 ".pred q, p, %2; selp.s32 %0, 1, 0, q; }"                                  \
-                 : "=r"(result)                                                           \
-                 : "r"(predicate), "r"(mask));                                            \
-    return result;                                                                        \
+#define __TSM_VOTE_PRED(name, mode)                                         \
+  __TSM_DEVICE int name(unsigned int mask, int predicate) {                 \
+    int result;                                                             \
+    asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; vote.sync." mode \
+                 ".pred q, p, %2; selp.s32 %0, 1, 0, q; }"                  \
+                 : "=r"(result)                                             \
+                 : "r"(predicate), "r"(mask));                              \
+    return result;                                                          \
   }
 __TSM_VOTE_PRED(__all_sync, "all")
 __TSM_VOTE_PRED(__any_sync, "any")
@@ -192,37 +191,36 @@ __TSM_DEVICE unsigned int __ballot_sync(unsigned int mask, int predicate) {
 
 // The shuffle control word c packs the segment mask for width-wide sub-warps ((32 - width) << 8)
 // and the lane clamp (31, or 0 for shfl.up, which clamps from below).
-#define __TSM_SHUFFLE(name, mode, LaneT, clamp)                                              \
-  __TSM_DEVICE int name(unsigned int mask, int value, LaneT lane, int width = warpSize) {   \
-    int result;                                                                              \
-    asm volatile("shfl.sync." mode ".b32 %0, %1, %2, %3, %4;"                                \
-                 : "=r"(result)                                                              \
-                 : "r"(value), "r"(lane), "r"(((warpSize - width) << 8) | (clamp)),         \
-                   "r"(mask));                                                               \
-    return result;                                                                           \
-  }                                                                                          \
-  __TSM_DEVICE unsigned int name(unsigned int mask, unsigned int value, LaneT lane,          \
-                                 int width = warpSize) {                                     \
-    return static_cast<unsigned int>(name(mask, static_cast<int>(value), lane, width));      \
-  }                                                                                          \
-  __TSM_DEVICE float name(unsigned int mask, float value, LaneT lane, int width = warpSize) { \
-    return __builtin_bit_cast(float, name(mask, __builtin_bit_cast(int, value), lane, width)); \
-  }                                                                                          \
-  __TSM_DEVICE long long name(unsigned int mask, long long value, LaneT lane,                \
-                              int width = warpSize) {                                        \
-    int lo = name(mask, static_cast<int>(value), lane, width);                               \
-    int hi = name(mask, static_cast<int>(value >> 32), lane, width);                         \
-    return static_cast<long long>((static_cast<unsigned long long>(hi) << 32) |              \
-                                  static_cast<unsigned int>(lo));                            \
-  }                                                                                          \
-  __TSM_DEVICE unsigned long long name(unsigned int mask, unsigned long long value,          \
-                                       LaneT lane, int width = warpSize) {                   \
-    return static_cast<unsigned long long>(                                                  \
-        name(mask, static_cast<long long>(value), lane, width));                             \
-  }                                                                                          \
+#define __TSM_SHUFFLE(name, mode, LaneT, clamp)                                                 \
+  __TSM_DEVICE int name(unsigned int mask, int value, LaneT lane, int width = warpSize) {       \
+    int result;                                                                                 \
+    asm volatile("shfl.sync." mode ".b32 %0, %1, %2, %3, %4;"                                   \
+                 : "=r"(result)                                                                 \
+                 : "r"(value), "r"(lane), "r"(((warpSize - width) << 8) | (clamp)), "r"(mask)); \
+    return result;                                                                              \
+  }                                                                                             \
+  __TSM_DEVICE unsigned int name(unsigned int mask, unsigned int value, LaneT lane,             \
+                                 int width = warpSize) {                                        \
+    return static_cast<unsigned int>(name(mask, static_cast<int>(value), lane, width));         \
+  }                                                                                             \
+  __TSM_DEVICE float name(unsigned int mask, float value, LaneT lane, int width = warpSize) {   \
+    return __builtin_bit_cast(float, name(mask, __builtin_bit_cast(int, value), lane, width));  \
+  }                                                                                             \
+  __TSM_DEVICE long long name(unsigned int mask, long long value, LaneT lane,                   \
+                              int width = warpSize) {                                           \
+    int lo = name(mask, static_cast<int>(value), lane, width);                                  \
+    int hi = name(mask, static_cast<int>(value >> 32), lane, width);                            \
+    return static_cast<long long>((static_cast<unsigned long long>(hi) << 32) |                 \
+                                  static_cast<unsigned int>(lo));                               \
+  }                                                                                             \
+  __TSM_DEVICE unsigned long long name(unsigned int mask, unsigned long long value, LaneT lane, \
+                                       int width = warpSize) {                                  \
+    return static_cast<unsigned long long>(                                                     \
+        name(mask, static_cast<long long>(value), lane, width));                                \
+  }                                                                                             \
   __TSM_DEVICE double name(unsigned int mask, double value, LaneT lane, int width = warpSize) { \
-    return __builtin_bit_cast(                                                               \
-        double, name(mask, __builtin_bit_cast(long long, value), lane, width));              \
+    return __builtin_bit_cast(double,                                                           \
+                              name(mask, __builtin_bit_cast(long long, value), lane, width));   \
   }
 __TSM_SHUFFLE(__shfl_sync, "idx", int, 0x1f)
 __TSM_SHUFFLE(__shfl_up_sync, "up", unsigned int, 0)
@@ -235,7 +233,8 @@ __TSM_SHUFFLE(__shfl_xor_sync, "bfly", int, 0x1f)
 // Generic-address atomics; clang infers the state space when it can (atom.global.add.u32, ...).
 __TSM_DEVICE int atomicAdd(int* p, int v) { return __nvvm_atom_add_gen_i(p, v); }
 __TSM_DEVICE unsigned int atomicAdd(unsigned int* p, unsigned int v) {
-  return static_cast<unsigned int>(__nvvm_atom_add_gen_i(reinterpret_cast<int*>(p), static_cast<int>(v)));
+  return static_cast<unsigned int>(
+      __nvvm_atom_add_gen_i(reinterpret_cast<int*>(p), static_cast<int>(v)));
 }
 __TSM_DEVICE unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
   return static_cast<unsigned long long>(
@@ -246,42 +245,55 @@ __TSM_DEVICE double atomicAdd(double* p, double v) { return __nvvm_atom_add_gen_
 
 __TSM_DEVICE int atomicSub(int* p, int v) { return __nvvm_atom_sub_gen_i(p, v); }
 __TSM_DEVICE unsigned int atomicSub(unsigned int* p, unsigned int v) {
-  return static_cast<unsigned int>(__nvvm_atom_sub_gen_i(reinterpret_cast<int*>(p), static_cast<int>(v)));
+  return static_cast<unsigned int>(
+      __nvvm_atom_sub_gen_i(reinterpret_cast<int*>(p), static_cast<int>(v)));
 }
 
 __TSM_DEVICE int atomicExch(int* p, int v) { return __nvvm_atom_xchg_gen_i(p, v); }
 __TSM_DEVICE unsigned int atomicExch(unsigned int* p, unsigned int v) {
-  return static_cast<unsigned int>(__nvvm_atom_xchg_gen_i(reinterpret_cast<int*>(p), static_cast<int>(v)));
+  return static_cast<unsigned int>(
+      __nvvm_atom_xchg_gen_i(reinterpret_cast<int*>(p), static_cast<int>(v)));
 }
 __TSM_DEVICE unsigned long long atomicExch(unsigned long long* p, unsigned long long v) {
   return static_cast<unsigned long long>(
       __nvvm_atom_xchg_gen_ll(reinterpret_cast<long long*>(p), static_cast<long long>(v)));
 }
 __TSM_DEVICE float atomicExch(float* p, float v) {
-  return __builtin_bit_cast(float, __nvvm_atom_xchg_gen_i(reinterpret_cast<int*>(p), __builtin_bit_cast(int, v)));
+  return __builtin_bit_cast(
+      float, __nvvm_atom_xchg_gen_i(reinterpret_cast<int*>(p), __builtin_bit_cast(int, v)));
 }
 
 __TSM_DEVICE int atomicMin(int* p, int v) { return __nvvm_atom_min_gen_i(p, v); }
-__TSM_DEVICE unsigned int atomicMin(unsigned int* p, unsigned int v) { return __nvvm_atom_min_gen_ui(p, v); }
+__TSM_DEVICE unsigned int atomicMin(unsigned int* p, unsigned int v) {
+  return __nvvm_atom_min_gen_ui(p, v);
+}
 __TSM_DEVICE long long atomicMin(long long* p, long long v) { return __nvvm_atom_min_gen_ll(p, v); }
 __TSM_DEVICE unsigned long long atomicMin(unsigned long long* p, unsigned long long v) {
   return __nvvm_atom_min_gen_ull(p, v);
 }
 __TSM_DEVICE int atomicMax(int* p, int v) { return __nvvm_atom_max_gen_i(p, v); }
-__TSM_DEVICE unsigned int atomicMax(unsigned int* p, unsigned int v) { return __nvvm_atom_max_gen_ui(p, v); }
+__TSM_DEVICE unsigned int atomicMax(unsigned int* p, unsigned int v) {
+  return __nvvm_atom_max_gen_ui(p, v);
+}
 __TSM_DEVICE long long atomicMax(long long* p, long long v) { return __nvvm_atom_max_gen_ll(p, v); }
 __TSM_DEVICE unsigned long long atomicMax(unsigned long long* p, unsigned long long v) {
   return __nvvm_atom_max_gen_ull(p, v);
 }
 
 /// old >= limit ? 0 : old + 1 (atom.inc), and ((old == 0) | (old > limit)) ? limit : old - 1.
-__TSM_DEVICE unsigned int atomicInc(unsigned int* p, unsigned int limit) { return __nvvm_atom_inc_gen_ui(p, limit); }
-__TSM_DEVICE unsigned int atomicDec(unsigned int* p, unsigned int limit) { return __nvvm_atom_dec_gen_ui(p, limit); }
+__TSM_DEVICE unsigned int atomicInc(unsigned int* p, unsigned int limit) {
+  return __nvvm_atom_inc_gen_ui(p, limit);
+}
+__TSM_DEVICE unsigned int atomicDec(unsigned int* p, unsigned int limit) {
+  return __nvvm_atom_dec_gen_ui(p, limit);
+}
 
-__TSM_DEVICE int atomicCAS(int* p, int compare, int v) { return __nvvm_atom_cas_gen_i(p, compare, v); }
+__TSM_DEVICE int atomicCAS(int* p, int compare, int v) {
+  return __nvvm_atom_cas_gen_i(p, compare, v);
+}
 __TSM_DEVICE unsigned int atomicCAS(unsigned int* p, unsigned int compare, unsigned int v) {
-  return static_cast<unsigned int>(__nvvm_atom_cas_gen_i(reinterpret_cast<int*>(p),
-                                                         static_cast<int>(compare), static_cast<int>(v)));
+  return static_cast<unsigned int>(__nvvm_atom_cas_gen_i(
+      reinterpret_cast<int*>(p), static_cast<int>(compare), static_cast<int>(v)));
 }
 __TSM_DEVICE unsigned long long atomicCAS(unsigned long long* p, unsigned long long compare,
                                           unsigned long long v) {
@@ -289,15 +301,15 @@ __TSM_DEVICE unsigned long long atomicCAS(unsigned long long* p, unsigned long l
       reinterpret_cast<long long*>(p), static_cast<long long>(compare), static_cast<long long>(v)));
 }
 
-#define __TSM_ATOMIC_BITS(name, op)                                                              \
-  __TSM_DEVICE int name(int* p, int v) { return __nvvm_atom_##op##_gen_i(p, v); }                \
-  __TSM_DEVICE unsigned int name(unsigned int* p, unsigned int v) {                              \
-    return static_cast<unsigned int>(                                                            \
-        __nvvm_atom_##op##_gen_i(reinterpret_cast<int*>(p), static_cast<int>(v)));               \
-  }                                                                                              \
-  __TSM_DEVICE unsigned long long name(unsigned long long* p, unsigned long long v) {            \
-    return static_cast<unsigned long long>(                                                      \
-        __nvvm_atom_##op##_gen_ll(reinterpret_cast<long long*>(p), static_cast<long long>(v)));  \
+#define __TSM_ATOMIC_BITS(name, op)                                                             \
+  __TSM_DEVICE int name(int* p, int v) { return __nvvm_atom_##op##_gen_i(p, v); }               \
+  __TSM_DEVICE unsigned int name(unsigned int* p, unsigned int v) {                             \
+    return static_cast<unsigned int>(                                                           \
+        __nvvm_atom_##op##_gen_i(reinterpret_cast<int*>(p), static_cast<int>(v)));              \
+  }                                                                                             \
+  __TSM_DEVICE unsigned long long name(unsigned long long* p, unsigned long long v) {           \
+    return static_cast<unsigned long long>(                                                     \
+        __nvvm_atom_##op##_gen_ll(reinterpret_cast<long long*>(p), static_cast<long long>(v))); \
   }
 __TSM_ATOMIC_BITS(atomicAnd, and)
 __TSM_ATOMIC_BITS(atomicOr, or)
@@ -316,17 +328,26 @@ __device__ int vprintf(const char* format, const char* arguments);
 // calls __assert_fail); the simulator's runtime reports message, file, line and function.
 __device__ void __assertfail(const char* message, const char* file, unsigned int line,
                              const char* function, unsigned long char_size);
-// The device heap, declared as in CUDA (clang's <new> wrapper needs them); nvcc emits the same
-// calls.
-__device__ void* malloc(__SIZE_TYPE__ size);
-__device__ void free(void* pointer);
-
 __device__ static __inline__ void __assert_fail(const char* message, const char* file,
                                                 unsigned int line, const char* function) {
   __assertfail(message, file, line, function, sizeof(char));
 }
+
+// The device heap, declared as in CUDA (clang's <new> wrapper needs them): a kernel that uses
+// them calls the extern functions malloc/free, as nvcc's PTX does.
+__device__ void* malloc(__SIZE_TYPE__ size);
+__device__ void free(void* pointer);
 }
 #include <assert.h>  // glibc's macro; honours NDEBUG
+
+// memcpy and memset in device code, as CUDA has them: expanded inline (loads and stores, or a
+// loop), never a call.
+__TSM_DEVICE void* memcpy(void* destination, const void* source, __SIZE_TYPE__ size) {
+  return __builtin_memcpy(destination, source, size);
+}
+__TSM_DEVICE void* memset(void* destination, int value, __SIZE_TYPE__ size) {
+  return __builtin_memset(destination, value, size);
+}
 
 __TSM_DEVICE void __trap() { asm volatile("trap;"); }
 __TSM_DEVICE void __brkpt() { asm volatile("brkpt;"); }
@@ -350,10 +371,10 @@ __TSM_LDG(unsigned long long, ull)
 __TSM_LDG(float, f)
 __TSM_LDG(double, d)
 #undef __TSM_LDG
-#define __TSM_LDG_VECTOR(T, E, n, suffix)                                                      \
-  __TSM_DEVICE T __ldg(const T* p) {                                                           \
-    typedef E V __attribute__((ext_vector_type(n)));                                           \
-    return __builtin_bit_cast(T, __nvvm_ldg_##suffix(reinterpret_cast<const V*>(p)));          \
+#define __TSM_LDG_VECTOR(T, E, n, suffix)                                             \
+  __TSM_DEVICE T __ldg(const T* p) {                                                  \
+    typedef E V __attribute__((ext_vector_type(n)));                                  \
+    return __builtin_bit_cast(T, __nvvm_ldg_##suffix(reinterpret_cast<const V*>(p))); \
   }
 __TSM_LDG_VECTOR(int2, int, 2, i2)
 __TSM_LDG_VECTOR(int4, int, 4, i4)
@@ -366,64 +387,64 @@ __TSM_LDG_VECTOR(double2, double, 2, d2)
 
 // ==== Fast-math intrinsics (the SFU's .approx instructions) ===================================
 
-__TSM_DEVICE float __sinf(float x) { return __nvvm_sin_approx_f(x); }         // sin.approx.f32
-__TSM_DEVICE float __cosf(float x) { return __nvvm_cos_approx_f(x); }         // cos.approx.f32
+__TSM_DEVICE float __sinf(float x) { return __nvvm_sin_approx_f(x); }  // sin.approx.f32
+__TSM_DEVICE float __cosf(float x) { return __nvvm_cos_approx_f(x); }  // cos.approx.f32
 __TSM_DEVICE void __sincosf(float x, float* s, float* c) {
   *s = __sinf(x);
   *c = __cosf(x);
 }
 __TSM_DEVICE float __fdividef(float a, float b) { return __nvvm_div_approx_f(a, b); }  // div.approx
 __TSM_DEVICE float __tanf(float x) { return __fdividef(__sinf(x), __cosf(x)); }
-__TSM_DEVICE float __exp2f(float x) { return __nvvm_ex2_approx_f(x); }        // ex2.approx.f32
-__TSM_DEVICE float __expf(float x) { return __exp2f(x * 1.44269504f); }       // x log2(e)
-__TSM_DEVICE float __exp10f(float x) { return __exp2f(x * 3.32192809f); }     // x log2(10)
-__TSM_DEVICE float __log2f(float x) { return __nvvm_lg2_approx_f(x); }        // lg2.approx.f32
-__TSM_DEVICE float __logf(float x) { return __log2f(x) * 0.693147181f; }      // * ln 2
-__TSM_DEVICE float __log10f(float x) { return __log2f(x) * 0.301029996f; }    // * log10(2)
+__TSM_DEVICE float __exp2f(float x) { return __nvvm_ex2_approx_f(x); }      // ex2.approx.f32
+__TSM_DEVICE float __expf(float x) { return __exp2f(x * 1.44269504f); }     // x log2(e)
+__TSM_DEVICE float __exp10f(float x) { return __exp2f(x * 3.32192809f); }   // x log2(10)
+__TSM_DEVICE float __log2f(float x) { return __nvvm_lg2_approx_f(x); }      // lg2.approx.f32
+__TSM_DEVICE float __logf(float x) { return __log2f(x) * 0.693147181f; }    // * ln 2
+__TSM_DEVICE float __log10f(float x) { return __log2f(x) * 0.301029996f; }  // * log10(2)
 __TSM_DEVICE float __powf(float x, float y) { return __exp2f(y * __log2f(x)); }
 /// As CUDA: 2 ulp, the SFU's rsqrt.approx.f32 (nvcc emits the same instruction for it).
 __TSM_DEVICE float rsqrtf(float x) { return __nvvm_rsqrt_approx_f(x); }
-__TSM_DEVICE float __saturatef(float x) { return __nvvm_saturate_f(x); }      // cvt.sat.f32.f32
+__TSM_DEVICE float __saturatef(float x) { return __nvvm_saturate_f(x); }  // cvt.sat.f32.f32
 
 // ==== IEEE operations with explicit rounding (never contracted into an fma) ====================
 
 // rn: to nearest even, rz: toward zero, rd: down (PTX .rm), ru: up (PTX .rp). Additions,
 // subtractions and products are inline asm: LLVM lowers __nvvm_add_rn_f/__nvvm_mul_rn_f to plain
 // fadd/fmul, which -ffp-contract=fast (clang's CUDA default) then fuses into an fma.
-#define __TSM_ASM_BINARY(name, T, ptx, constraint)                                             \
-  __TSM_DEVICE T name(T a, T b) {                                                              \
-    T r;                                                                                       \
-    asm(ptx " %0, %1, %2;" : "=" constraint(r) : constraint(a), constraint(b));                \
-    return r;                                                                                  \
+#define __TSM_ASM_BINARY(name, T, ptx, constraint)                              \
+  __TSM_DEVICE T name(T a, T b) {                                               \
+    T r;                                                                        \
+    asm(ptx " %0, %1, %2;" : "=" constraint(r) : constraint(a), constraint(b)); \
+    return r;                                                                   \
   }
-#define __TSM_ROUNDED(cuda, nvvm)                                                              \
-  __TSM_ASM_BINARY(__fadd_##cuda, float, "add." #nvvm ".f32", "f")                            \
-  __TSM_ASM_BINARY(__fsub_##cuda, float, "sub." #nvvm ".f32", "f")                            \
-  __TSM_ASM_BINARY(__fmul_##cuda, float, "mul." #nvvm ".f32", "f")                            \
-  __TSM_ASM_BINARY(__dadd_##cuda, double, "add." #nvvm ".f64", "d")                           \
-  __TSM_ASM_BINARY(__dsub_##cuda, double, "sub." #nvvm ".f64", "d")                           \
-  __TSM_ASM_BINARY(__dmul_##cuda, double, "mul." #nvvm ".f64", "d")                           \
-  __TSM_DEVICE float __fmaf_##cuda(float a, float b, float c) {                               \
-    return __nvvm_fma_##nvvm##_f(a, b, c);                                                     \
-  }                                                                                            \
-  __TSM_DEVICE float __fdiv_##cuda(float a, float b) { return __nvvm_div_##nvvm##_f(a, b); }   \
-  __TSM_DEVICE float __frcp_##cuda(float a) { return __nvvm_rcp_##nvvm##_f(a); }               \
-  __TSM_DEVICE float __fsqrt_##cuda(float a) { return __nvvm_sqrt_##nvvm##_f(a); }             \
-  __TSM_DEVICE double __fma_##cuda(double a, double b, double c) {                            \
-    return __nvvm_fma_##nvvm##_d(a, b, c);                                                     \
-  }                                                                                            \
-  __TSM_DEVICE double __ddiv_##cuda(double a, double b) { return __nvvm_div_##nvvm##_d(a, b); } \
-  __TSM_DEVICE double __drcp_##cuda(double a) { return __nvvm_rcp_##nvvm##_d(a); }             \
-  __TSM_DEVICE double __dsqrt_##cuda(double a) { return __nvvm_sqrt_##nvvm##_d(a); }           \
-  __TSM_DEVICE int __float2int_##cuda(float a) { return __nvvm_f2i_##nvvm(a); }                \
-  __TSM_DEVICE unsigned int __float2uint_##cuda(float a) { return __nvvm_f2ui_##nvvm(a); }     \
-  __TSM_DEVICE long long __float2ll_##cuda(float a) { return __nvvm_f2ll_##nvvm(a); }          \
+#define __TSM_ROUNDED(cuda, nvvm)                                                                \
+  __TSM_ASM_BINARY(__fadd_##cuda, float, "add." #nvvm ".f32", "f")                               \
+  __TSM_ASM_BINARY(__fsub_##cuda, float, "sub." #nvvm ".f32", "f")                               \
+  __TSM_ASM_BINARY(__fmul_##cuda, float, "mul." #nvvm ".f32", "f")                               \
+  __TSM_ASM_BINARY(__dadd_##cuda, double, "add." #nvvm ".f64", "d")                              \
+  __TSM_ASM_BINARY(__dsub_##cuda, double, "sub." #nvvm ".f64", "d")                              \
+  __TSM_ASM_BINARY(__dmul_##cuda, double, "mul." #nvvm ".f64", "d")                              \
+  __TSM_DEVICE float __fmaf_##cuda(float a, float b, float c) {                                  \
+    return __nvvm_fma_##nvvm##_f(a, b, c);                                                       \
+  }                                                                                              \
+  __TSM_DEVICE float __fdiv_##cuda(float a, float b) { return __nvvm_div_##nvvm##_f(a, b); }     \
+  __TSM_DEVICE float __frcp_##cuda(float a) { return __nvvm_rcp_##nvvm##_f(a); }                 \
+  __TSM_DEVICE float __fsqrt_##cuda(float a) { return __nvvm_sqrt_##nvvm##_f(a); }               \
+  __TSM_DEVICE double __fma_##cuda(double a, double b, double c) {                               \
+    return __nvvm_fma_##nvvm##_d(a, b, c);                                                       \
+  }                                                                                              \
+  __TSM_DEVICE double __ddiv_##cuda(double a, double b) { return __nvvm_div_##nvvm##_d(a, b); }  \
+  __TSM_DEVICE double __drcp_##cuda(double a) { return __nvvm_rcp_##nvvm##_d(a); }               \
+  __TSM_DEVICE double __dsqrt_##cuda(double a) { return __nvvm_sqrt_##nvvm##_d(a); }             \
+  __TSM_DEVICE int __float2int_##cuda(float a) { return __nvvm_f2i_##nvvm(a); }                  \
+  __TSM_DEVICE unsigned int __float2uint_##cuda(float a) { return __nvvm_f2ui_##nvvm(a); }       \
+  __TSM_DEVICE long long __float2ll_##cuda(float a) { return __nvvm_f2ll_##nvvm(a); }            \
   __TSM_DEVICE unsigned long long __float2ull_##cuda(float a) { return __nvvm_f2ull_##nvvm(a); } \
-  __TSM_DEVICE float __int2float_##cuda(int a) { return __nvvm_i2f_##nvvm(a); }                \
-  __TSM_DEVICE float __uint2float_##cuda(unsigned int a) { return __nvvm_ui2f_##nvvm(a); }     \
-  __TSM_DEVICE float __ll2float_##cuda(long long a) { return __nvvm_ll2f_##nvvm(a); }          \
+  __TSM_DEVICE float __int2float_##cuda(int a) { return __nvvm_i2f_##nvvm(a); }                  \
+  __TSM_DEVICE float __uint2float_##cuda(unsigned int a) { return __nvvm_ui2f_##nvvm(a); }       \
+  __TSM_DEVICE float __ll2float_##cuda(long long a) { return __nvvm_ll2f_##nvvm(a); }            \
   __TSM_DEVICE float __ull2float_##cuda(unsigned long long a) { return __nvvm_ull2f_##nvvm(a); } \
-  __TSM_DEVICE int __double2int_##cuda(double a) { return __nvvm_d2i_##nvvm(a); }              \
+  __TSM_DEVICE int __double2int_##cuda(double a) { return __nvvm_d2i_##nvvm(a); }                \
   __TSM_DEVICE float __double2float_##cuda(double a) { return __nvvm_d2f_##nvvm(a); }
 __TSM_ROUNDED(rn, rn)
 __TSM_ROUNDED(rz, rz)
@@ -443,32 +464,45 @@ __TSM_DEVICE double __longlong_as_double(long long x) { return __builtin_bit_cas
 
 // ==== Integer intrinsics ======================================================================
 
-__TSM_DEVICE int __mul24(int a, int b) { return __nvvm_mul24_i(a, b); }       // mul24.lo.s32
+__TSM_DEVICE int __mul24(int a, int b) { return __nvvm_mul24_i(a, b); }  // mul24.lo.s32
 __TSM_DEVICE unsigned int __umul24(unsigned int a, unsigned int b) {
   return static_cast<unsigned int>(__nvvm_mul24_ui(static_cast<int>(a), static_cast<int>(b)));
 }
-__TSM_DEVICE int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }       // mul.hi.s32
+__TSM_DEVICE int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }  // mul.hi.s32
 __TSM_DEVICE unsigned int __umulhi(unsigned int a, unsigned int b) { return __nvvm_mulhi_ui(a, b); }
 __TSM_DEVICE long long __mul64hi(long long a, long long b) { return __nvvm_mulhi_ll(a, b); }
 __TSM_DEVICE unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
   return __nvvm_mulhi_ull(a, b);
 }
-__TSM_DEVICE int __popc(unsigned int x) { return __builtin_popcount(x); }    // popc.b32
+__TSM_DEVICE int __popc(unsigned int x) { return __builtin_popcount(x); }  // popc.b32
 __TSM_DEVICE int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-__TSM_DEVICE int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned int>(x)); }  // clz.b32
-__TSM_DEVICE int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
+__TSM_DEVICE int __clz(int x) {
+  return x == 0 ? 32 : __builtin_clz(static_cast<unsigned int>(x));
+}  // clz.b32
+__TSM_DEVICE int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
+}
 __TSM_DEVICE unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }  // brev.b32
 __TSM_DEVICE unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
 /// Position of the least significant set bit, 1-based; 0 for 0.
 __TSM_DEVICE int __ffs(int x) { return __builtin_ffs(x); }
 __TSM_DEVICE int __ffsll(long long x) { return __builtin_ffsll(x); }
 __TSM_DEVICE unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
-  return static_cast<unsigned int>(__nvvm_prmt(static_cast<int>(x), static_cast<int>(y), static_cast<int>(s)));
+  return static_cast<unsigned int>(
+      __nvvm_prmt(static_cast<int>(x), static_cast<int>(y), static_cast<int>(s)));
 }
-__TSM_DEVICE unsigned int __sad(int x, int y, unsigned int z) { return static_cast<unsigned int>(__nvvm_sad_i(x, y, static_cast<int>(z))); }
-__TSM_DEVICE unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return __nvvm_sad_ui(x, y, z); }
-__TSM_DEVICE int __hadd(int a, int b) { return static_cast<int>((static_cast<long long>(a) + b) >> 1); }
-__TSM_DEVICE int __rhadd(int a, int b) { return static_cast<int>((static_cast<long long>(a) + b + 1) >> 1); }
+__TSM_DEVICE unsigned int __sad(int x, int y, unsigned int z) {
+  return static_cast<unsigned int>(__nvvm_sad_i(x, y, static_cast<int>(z)));
+}
+__TSM_DEVICE unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) {
+  return __nvvm_sad_ui(x, y, z);
+}
+__TSM_DEVICE int __hadd(int a, int b) {
+  return static_cast<int>((static_cast<long long>(a) + b) >> 1);
+}
+__TSM_DEVICE int __rhadd(int a, int b) {
+  return static_cast<int>((static_cast<long long>(a) + b + 1) >> 1);
+}
 __TSM_DEVICE unsigned int __uhadd(unsigned int a, unsigned int b) {
   return static_cast<unsigned int>((static_cast<unsigned long long>(a) + b) >> 1);
 }
@@ -477,11 +511,11 @@ __TSM_DEVICE unsigned int __urhadd(unsigned int a, unsigned int b) {
 }
 
 // min, max, abs: CUDA's overloads, including the mixed signed/unsigned ones (min(i, blockDim.x)).
-#define __TSM_MINMAX(A, B, R)                                                  \
-  __TSM_DEVICE R min(A a, B b) {                                               \
+#define __TSM_MINMAX(A, B, R)                                                             \
+  __TSM_DEVICE R min(A a, B b) {                                                          \
     return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); \
-  }                                                                            \
-  __TSM_DEVICE R max(A a, B b) {                                               \
+  }                                                                                       \
+  __TSM_DEVICE R max(A a, B b) {                                                          \
     return static_cast<R>(a) > static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); \
   }
 __TSM_MINMAX(int, int, int)
@@ -507,8 +541,12 @@ __TSM_DEVICE unsigned int umin(unsigned int a, unsigned int b) { return min(a, b
 __TSM_DEVICE unsigned int umax(unsigned int a, unsigned int b) { return max(a, b); }
 __TSM_DEVICE long long llmin(long long a, long long b) { return min(a, b); }
 __TSM_DEVICE long long llmax(long long a, long long b) { return max(a, b); }
-__TSM_DEVICE unsigned long long ullmin(unsigned long long a, unsigned long long b) { return min(a, b); }
-__TSM_DEVICE unsigned long long ullmax(unsigned long long a, unsigned long long b) { return max(a, b); }
+__TSM_DEVICE unsigned long long ullmin(unsigned long long a, unsigned long long b) {
+  return min(a, b);
+}
+__TSM_DEVICE unsigned long long ullmax(unsigned long long a, unsigned long long b) {
+  return max(a, b);
+}
 __TSM_DEVICE int abs(int x) { return x < 0 ? -x : x; }
 __TSM_DEVICE long labs(long x) { return x < 0 ? -x : x; }
 __TSM_DEVICE long long llabs(long long x) { return x < 0 ? -x : x; }
@@ -524,6 +562,7 @@ __TSM_DEVICE long long llabs(long long x) { return x < 0 ? -x : x; }
   __TSM_DEVICE float f(float x) { return tsm_math::f(x); }
 #define __TSM_MATH2(f) \
   __TSM_DEVICE float f(float x, float y) { return tsm_math::f(x, y); }
+// clang-format off
 __TSM_MATH1(sinf) __TSM_MATH1(cosf) __TSM_MATH1(tanf) __TSM_MATH1(sinpif) __TSM_MATH1(cospif)
 __TSM_MATH1(asinf) __TSM_MATH1(acosf) __TSM_MATH1(atanf)
 __TSM_MATH1(sinhf) __TSM_MATH1(coshf) __TSM_MATH1(tanhf)
@@ -536,9 +575,12 @@ __TSM_MATH1(roundf) __TSM_MATH1(rintf) __TSM_MATH1(nearbyintf) __TSM_MATH1(logbf
 __TSM_MATH2(powf) __TSM_MATH2(atan2f) __TSM_MATH2(hypotf) __TSM_MATH2(fmodf)
 __TSM_MATH2(remainderf) __TSM_MATH2(fminf) __TSM_MATH2(fmaxf) __TSM_MATH2(fdimf)
 __TSM_MATH2(copysignf)
+// clang-format on
 #undef __TSM_MATH1
 #undef __TSM_MATH2
-__TSM_DEVICE float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }  // fma.rn.f32
+                                                __TSM_DEVICE float fmaf(float a, float b, float c) {
+  return __builtin_fmaf(a, b, c);
+}  // fma.rn.f32
 __TSM_DEVICE void sincosf(float x, float* s, float* c) { tsm_math::sincosf(x, s, c); }
 __TSM_DEVICE float ldexpf(float x, int n) { return tsm_math::ldexpf(x, n); }
 __TSM_DEVICE float scalbnf(float x, int n) { return tsm_math::scalbnf(x, n); }
@@ -552,6 +594,7 @@ __TSM_DEVICE int ilogbf(float x) { return tsm_math::ilogbf(x); }
   __TSM_DEVICE float f(float x) { return cf(x); }
 #define __TSM_CXX2(f, cf) \
   __TSM_DEVICE float f(float x, float y) { return cf(x, y); }
+// clang-format off
 __TSM_CXX1(sin, sinf) __TSM_CXX1(cos, cosf) __TSM_CXX1(tan, tanf)
 __TSM_CXX1(asin, asinf) __TSM_CXX1(acos, acosf) __TSM_CXX1(atan, atanf)
 __TSM_CXX1(sinh, sinhf) __TSM_CXX1(cosh, coshf) __TSM_CXX1(tanh, tanhf)
@@ -564,9 +607,13 @@ __TSM_CXX1(round, roundf) __TSM_CXX1(rint, rintf) __TSM_CXX1(nearbyint, nearbyin
 __TSM_CXX2(pow, powf) __TSM_CXX2(atan2, atan2f) __TSM_CXX2(hypot, hypotf) __TSM_CXX2(fmod, fmodf)
 __TSM_CXX2(remainder, remainderf) __TSM_CXX2(fmin, fminf) __TSM_CXX2(fmax, fmaxf)
 __TSM_CXX2(fdim, fdimf) __TSM_CXX2(copysign, copysignf)
+// clang-format on
 #undef __TSM_CXX1
 #undef __TSM_CXX2
-__TSM_DEVICE float fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+                                                                __TSM_DEVICE
+    float fma(float a, float b, float c) {
+  return __builtin_fmaf(a, b, c);
+}
 __TSM_DEVICE float abs(float x) { return __builtin_fabsf(x); }
 
 // Double precision: the exact operations only (the translator lowers f64 to integer sequences
@@ -584,12 +631,15 @@ __TSM_DEVICE double trunc(double x) { return __builtin_trunc(x); }
 __TSM_DEVICE double round(double x) { return __builtin_round(x); }
 __TSM_DEVICE double rint(double x) { return __builtin_rint(x); }
 __TSM_DEVICE double copysign(double x, double y) { return __builtin_copysign(x, y); }
-#define __TSM_NO_DOUBLE1(f)                                                                    \
+#define __TSM_NO_DOUBLE1(f)                                                                       \
   __device__ __attribute__((unavailable("double-precision " #f " is not provided by tsm_cuda.h; " \
-                                        "use " #f "f"))) double f(double);
-#define __TSM_NO_DOUBLE2(f)                                                                    \
+                                        "use " #f "f"))) double                                   \
+  f(double);
+#define __TSM_NO_DOUBLE2(f)                                                                       \
   __device__ __attribute__((unavailable("double-precision " #f " is not provided by tsm_cuda.h; " \
-                                        "use " #f "f"))) double f(double, double);
+                                        "use " #f "f"))) double                                   \
+  f(double, double);
+// clang-format off
 __TSM_NO_DOUBLE1(sin) __TSM_NO_DOUBLE1(cos) __TSM_NO_DOUBLE1(tan) __TSM_NO_DOUBLE1(asin)
 __TSM_NO_DOUBLE1(acos) __TSM_NO_DOUBLE1(atan) __TSM_NO_DOUBLE1(sinh) __TSM_NO_DOUBLE1(cosh)
 __TSM_NO_DOUBLE1(tanh) __TSM_NO_DOUBLE1(asinh) __TSM_NO_DOUBLE1(acosh) __TSM_NO_DOUBLE1(atanh)
@@ -598,16 +648,25 @@ __TSM_NO_DOUBLE1(log2) __TSM_NO_DOUBLE1(log10) __TSM_NO_DOUBLE1(log1p) __TSM_NO_
 __TSM_NO_DOUBLE1(erf) __TSM_NO_DOUBLE1(erfc)
 __TSM_NO_DOUBLE2(pow) __TSM_NO_DOUBLE2(atan2) __TSM_NO_DOUBLE2(hypot) __TSM_NO_DOUBLE2(fmod)
 __TSM_NO_DOUBLE2(remainder)
+// clang-format on
 #undef __TSM_NO_DOUBLE1
 #undef __TSM_NO_DOUBLE2
 
-// Classification, for float and double (templates, so that <cmath>'s own overloads win when a
-// kernel includes it).
+    // Classification, for float and double (templates, so that <cmath>'s own overloads win when a
+    // kernel includes it).
+    template <typename T>
+    __TSM_DEVICE bool isnan(T x) {
+  return __builtin_isnan(x);
+}
 template <typename T>
-__TSM_DEVICE bool isnan(T x) { return __builtin_isnan(x); }
+__TSM_DEVICE bool isinf(T x) {
+  return __builtin_isinf(x);
+}
 template <typename T>
-__TSM_DEVICE bool isinf(T x) { return __builtin_isinf(x); }
+__TSM_DEVICE bool isfinite(T x) {
+  return __builtin_isfinite(x);
+}
 template <typename T>
-__TSM_DEVICE bool isfinite(T x) { return __builtin_isfinite(x); }
-template <typename T>
-__TSM_DEVICE bool signbit(T x) { return __builtin_signbit(x); }
+__TSM_DEVICE bool signbit(T x) {
+  return __builtin_signbit(x);
+}

@@ -160,8 +160,8 @@ TSM_MATH_FN df recip_df(df a) {
 
 /// 2^r for |r| <= 1/2 (kernel "exp2").
 TSM_MATH_FN float exp2_kernel(float r) {
-  float p = horner(r, 0x1.62e43p-1f, 0x1.ebfbep-3f, 0x1.c6b06cp-5f, 0x1.3b2a54p-7f,
-                   0x1.5da97cp-10f, 0x1.44175ep-13f, 0x1.da62dcp-17f);
+  float p = horner(r, 0x1.62e43p-1f, 0x1.ebfbep-3f, 0x1.c6b06cp-5f, 0x1.3b2a54p-7f, 0x1.5da97cp-10f,
+                   0x1.44175ep-13f, 0x1.da62dcp-17f);
   return fma(r, p, 1.0f);
 }
 
@@ -179,8 +179,7 @@ TSM_MATH_FN float log_reduce(float x, int& e) {
 /// log(1 + f) as hi + lo for sqrt(1/2)-1 <= f < sqrt(2)-1 (kernel "log"); about 2^-26 relative.
 TSM_MATH_FN df log1p_kernel(float f) {
   float q = horner(f, -0x1p-1f, 0x1.55554ep-2f, -0x1.fffff4p-3f, 0x1.99a148p-3f, -0x1.555f7ep-3f,
-                   0x1.237ccep-3f, -0x1.fbfec6p-4f, 0x1.e2eaep-4f, -0x1.dd9804p-4f,
-                   0x1.1c6a8ep-4f);
+                   0x1.237ccep-3f, -0x1.fbfec6p-4f, 0x1.e2eaep-4f, -0x1.dd9804p-4f, 0x1.1c6a8ep-4f);
   float t = mul(q, mul(f, f));
   return fast_two_sum(f, t);
 }
@@ -275,9 +274,14 @@ TSM_MATH_FN df tan_kernel(float r, float r_lo) {
 /// Word i (0-based, -1 gives 0) of the binary expansion of 2/pi: 0.A2F9836E 4E441529 ...
 TSM_MATH_FN unsigned two_over_pi_word(int i) {
   // Selected without a memory table, so the kernel needs no constant data.
-  return i == 0 ? 0xA2F9836Eu : i == 1 ? 0x4E441529u : i == 2 ? 0xFC2757D1u
-       : i == 3 ? 0xF534DDC0u : i == 4 ? 0xDB629599u : i == 5 ? 0x3C439041u
-       : i == 6 ? 0xFE5163ABu : 0u;
+  return i == 0   ? 0xA2F9836Eu
+         : i == 1 ? 0x4E441529u
+         : i == 2 ? 0xFC2757D1u
+         : i == 3 ? 0xF534DDC0u
+         : i == 4 ? 0xDB629599u
+         : i == 5 ? 0x3C439041u
+         : i == 6 ? 0xFE5163ABu
+                  : 0u;
 }
 
 /// Payne-Hanek reduction of a finite ax >= 2^-6: ax = (q + f) pi/2 with q an integer and
@@ -350,9 +354,9 @@ TSM_MATH_FN float sin_cos_pi_kernel(float r, int q) {
 /// atan t as hi + lo for 0 <= t <= 1 (kernel "atan").
 TSM_MATH_FN df atan_kernel(float t) {
   float u = mul(t, t);
-  float p = horner(u, -0x1.555556p-2f, 0x1.9999bep-3f, -0x1.2490b8p-3f, 0x1.c6a61cp-4f,
-                   -0x1.6ff086p-4f, 0x1.256f7cp-4f, -0x1.a1f138p-5f, 0x1.ce2572p-6f,
-                   -0x1.4b1c42p-7f, 0x1.bbab1ep-10f);
+  float p =
+      horner(u, -0x1.555556p-2f, 0x1.9999bep-3f, -0x1.2490b8p-3f, 0x1.c6a61cp-4f, -0x1.6ff086p-4f,
+             0x1.256f7cp-4f, -0x1.a1f138p-5f, 0x1.ce2572p-6f, -0x1.4b1c42p-7f, 0x1.bbab1ep-10f);
   return fast_two_sum(t, mul(p, mul(t, u)));
 }
 
@@ -378,8 +382,8 @@ TSM_MATH_FN df two_asin_of_half_complement(float ax) {
 /// sinh x for |x| <= 1 (kernel "sinh").
 TSM_MATH_FN float sinh_kernel(float x) {
   float u = mul(x, x);
-  float p = horner(u, 0x1.555556p-3f, 0x1.111082p-7f, 0x1.a09b1ep-13f, 0x1.46bf9cp-19f,
-                   0x1.6937cp-23f);
+  float p =
+      horner(u, 0x1.555556p-3f, 0x1.111082p-7f, 0x1.a09b1ep-13f, 0x1.46bf9cp-19f, 0x1.6937cp-23f);
   return fma(p, mul(x, u), x);
 }
 
@@ -398,8 +402,22 @@ TSM_MATH_FN float tanh_kernel(float x) {
 // ---- Rounding, magnitude, and other exact operations -----------------------------------------
 
 TSM_MATH_FN float fabsf(float x) { return __builtin_fabsf(x); }
-TSM_MATH_FN float fminf(float a, float b) { return __builtin_fminf(a, b); }
-TSM_MATH_FN float fmaxf(float a, float b) { return __builtin_fmaxf(a, b); }
+// min.f32 / max.f32 on the device; on the host the same rule for NaN operands, quiet or signaling:
+// the other operand (the C library turns a signaling NaN into a NaN result instead).
+TSM_MATH_FN float fminf(float a, float b) {
+#if !defined(__CUDA_ARCH__)
+  if (detail::isnan(a) || detail::isnan(b))
+    return detail::isnan(a) ? (detail::isnan(b) ? detail::nan() : b) : a;
+#endif
+  return __builtin_fminf(a, b);
+}
+TSM_MATH_FN float fmaxf(float a, float b) {
+#if !defined(__CUDA_ARCH__)
+  if (detail::isnan(a) || detail::isnan(b))
+    return detail::isnan(a) ? (detail::isnan(b) ? detail::nan() : b) : a;
+#endif
+  return __builtin_fmaxf(a, b);
+}
 TSM_MATH_FN float fdimf(float a, float b) { return a > b ? a - b : (a <= b ? 0.0f : a + b); }
 TSM_MATH_FN float copysignf(float x, float s) { return __builtin_copysignf(x, s); }
 TSM_MATH_FN float floorf(float x) { return __builtin_floorf(x); }
@@ -411,10 +429,22 @@ TSM_MATH_FN float nearbyintf(float x) { return __builtin_rintf(x); }
 TSM_MATH_FN float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 TSM_MATH_FN float sqrtf(float x) { return __builtin_sqrtf(x); }  // sqrt.rn.f32
 
+/// x 2^n, rounded once (the exponent is set directly; a subnormal result takes one multiply).
 TSM_MATH_FN float ldexpf(float x, int n) {
-  if (n > 300) n = 300;
-  if (n < -300) n = -300;
-  return detail::scale2(detail::scale2(x, n / 2), n - n / 2);
+  using namespace detail;
+  if (x == 0.0f || !(fabs(x) < kInf)) return x + x;
+  if (fabs(x) < 0x1p-126f) {  // subnormal: normalize exactly
+    x *= 0x1p24f;
+    n = n < -1000 ? -1000 : n - 24;
+  }
+  unsigned ix = as_uint(x);
+  int e = static_cast<int>((ix >> 23) & 0xffu) - 127;
+  int target = n > 1000 ? 1000 : (n < -1000 ? -1000 : e + n);
+  if (target > 127) return copysign(kInf, x);
+  if (target < -180) return copysign(0.0f, x);
+  if (target >= -126)
+    return as_float((ix & 0x807fffffu) | static_cast<unsigned>(target + 127) << 23);
+  return as_float((ix & 0x807fffffu) | static_cast<unsigned>(target + 64 + 127) << 23) * 0x1p-64f;
 }
 TSM_MATH_FN float scalbnf(float x, int n) { return ldexpf(x, n); }
 
@@ -432,7 +462,7 @@ TSM_MATH_FN float frexpf(float x, int* e) {
 }
 
 TSM_MATH_FN int ilogbf(float x) {
-  if (x == 0.0f) return -2147483647 - 1;  // FP_ILOGB0
+  if (x == 0.0f) return -2147483647 - 1;         // FP_ILOGB0
   if (detail::isnan(x)) return -2147483647 - 1;  // FP_ILOGBNAN (glibc)
   if (!(fabsf(x) < detail::kInf)) return 2147483647;
   int e;
@@ -644,7 +674,8 @@ TSM_MATH_FN float powf(float x, float y) {
   // |x|^y = 2^(y log2|x|), with y log2|x| carried in two floats.
   df l = log2_accurate(ax);
   df z = two_prod(y, l.hi);
-  if (z.hi > 129.0f || z.hi < -152.0f) return copysignf(z.hi > 0.0f ? kInf : 0.0f, y_odd ? x : 1.0f);
+  if (z.hi > 129.0f || z.hi < -152.0f)
+    return copysignf(z.hi > 0.0f ? kInf : 0.0f, y_odd ? x : 1.0f);
   z.lo = fma(y, l.lo, z.lo);
   float k = rint(z.hi);
   float r = (z.hi - k) + z.lo;  // z.hi - k is exact
@@ -732,8 +763,8 @@ TSM_MATH_FN float sinpif(float x) {
   using namespace detail;
   if (!(fabs(x) < kInf)) return x - x;
   if (fabs(x) >= 0x1p23f) return copysignf(0.0f, x);  // an integer
-  float k = rint(x + x);                               // x = k/2 + r, |r| <= 1/4
-  float r = x - 0.5f * k;                              // exact
+  float k = rint(x + x);                              // x = k/2 + r, |r| <= 1/4
+  float r = x - 0.5f * k;                             // exact
   int q = static_cast<int>(k) & 3;
   float s = sin_cos_pi_kernel(r, q);
   return s == 0.0f ? copysignf(0.0f, x) : s;
@@ -796,8 +827,10 @@ TSM_MATH_FN float atan2f(float y, float x) {
     float t_err = fma(-t, den, num) / den;  // num/den - t
     df a = atan_kernel(t);
     a.lo += t_err / fma(t, t, 1.0f);
-    if (swap) a = x_neg ? add_df(kPiOver2, a) : add_df(kPiOver2, neg(a));
-    else if (x_neg) a = add_df(kPi, neg(a));
+    if (swap)
+      a = x_neg ? add_df(kPiOver2, a) : add_df(kPiOver2, neg(a));
+    else if (x_neg)
+      a = add_df(kPi, neg(a));
     r = a.hi + a.lo;
   }
   return copysignf(r, y);

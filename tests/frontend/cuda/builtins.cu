@@ -36,3 +36,18 @@ builtins(float* __restrict__ out, const float4* __restrict__ in, Particle* parti
            static_cast<float>(sizeof(float3) + sizeof(short2) + alignof(float4) + alignof(int2));
   if (i == 0) launches = launches + 1;
 }
+
+// memcpy in device code (expanded inline, no call), the cycle counters and read-only loads.
+__device__ float bits_to_float(unsigned bits) {
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+extern "C" __global__ void counters(long long* cycles, float* out, const float* __restrict__ in,
+                                    const unsigned* bits) {
+  const long long start = clock64();
+  const long begin = clock();
+  out[threadIdx.x] = __ldg(&in[threadIdx.x]) + bits_to_float(bits[threadIdx.x]);
+  cycles[threadIdx.x] = clock64() - start + (clock() - begin);
+}

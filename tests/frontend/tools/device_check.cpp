@@ -22,22 +22,33 @@
 
 #include "tsm_cuda_math.h"
 
-#define CHECK(call)                                                        \
-  do {                                                                     \
-    CUresult r_ = (call);                                                  \
-    if (r_ != CUDA_SUCCESS) {                                              \
-      const char* s_ = nullptr;                                            \
-      cuGetErrorString(r_, &s_);                                           \
-      std::fprintf(stderr, "%s failed: %s\n", #call, s_ ? s_ : "?");       \
-      std::exit(1);                                                        \
-    }                                                                      \
+#define CHECK(call)                                                  \
+  do {                                                               \
+    CUresult r_ = (call);                                            \
+    if (r_ != CUDA_SUCCESS) {                                        \
+      const char* s_ = nullptr;                                      \
+      cuGetErrorString(r_, &s_);                                     \
+      std::fprintf(stderr, "%s failed: %s\n", #call, s_ ? s_ : "?"); \
+      std::exit(1);                                                  \
+    }                                                                \
   } while (0)
 
-static uint32_t bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-static float from_bits(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+static uint32_t bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+static float from_bits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
 
 int main(int argc, char** argv) {
-  if (argc < 2) { std::fprintf(stderr, "usage: device_check KERNELS.ptx [N]\n"); return 2; }
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: device_check KERNELS.ptx [N]\n");
+    return 2;
+  }
   const size_t n = argc > 2 ? std::stoul(argv[2]) : (1u << 24);
   std::ifstream in(argv[1]);
   std::stringstream ptx;
@@ -58,16 +69,18 @@ int main(int argc, char** argv) {
   CHECK(cuMemAlloc(&db, n * 4));
   CHECK(cuMemAlloc(&dout, n * 4));
 
-  struct Fn { const char* name; float (*f1)(float); float (*f2)(float, float); };
+  struct Fn {
+    const char* name;
+    float (*f1)(float);
+    float (*f2)(float, float);
+  };
   const Fn fns[] = {
 #define U(f) {#f, tsm_math::f, nullptr},
 #define B(f) {#f, nullptr, tsm_math::f},
       U(sinf) U(cosf) U(tanf) U(asinf) U(acosf) U(atanf) U(sinhf) U(coshf) U(tanhf) U(asinhf)
-      U(acoshf) U(atanhf) U(expf) U(exp2f) U(exp10f) U(expm1f) U(logf) U(log2f) U(log10f)
-      U(log1pf) U(sqrtf) U(cbrtf) U(erff) U(erfcf) U(sinpif) U(cospif) U(roundf) U(rintf)
-      U(floorf) U(ceilf) U(truncf)
-      B(powf) B(atan2f) B(hypotf) B(fmodf) B(remainderf)
-  };
+          U(acoshf) U(atanhf) U(expf) U(exp2f) U(exp10f) U(expm1f) U(logf) U(log2f) U(log10f)
+              U(log1pf) U(sqrtf) U(cbrtf) U(erff) U(erfcf) U(sinpif) U(cospif) U(roundf) U(rintf)
+                  U(floorf) U(ceilf) U(truncf) B(powf) B(atan2f) B(hypotf) B(fmodf) B(remainderf)};
   long total_bad = 0;
   for (const Fn& fn : fns) {
     // Half random bit patterns (every magnitude), half uniform in [-10, 10].
@@ -82,7 +95,8 @@ int main(int argc, char** argv) {
     CHECK(cuModuleGetFunction(&k, mod, (std::string("k_") + fn.name).c_str()));
     unsigned nn = static_cast<unsigned>(n);
     void* params[] = {&dout, &da, &db, &nn};
-    CHECK(cuLaunchKernel(k, static_cast<unsigned>((n + 255) / 256), 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));
+    CHECK(cuLaunchKernel(k, static_cast<unsigned>((n + 255) / 256), 1, 1, 256, 1, 1, 0, nullptr,
+                         params, nullptr));
     CHECK(cuCtxSynchronize());
     CHECK(cuMemcpyDtoH(out.data(), dout, n * 4));
     long bad = 0;

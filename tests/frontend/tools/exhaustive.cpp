@@ -81,7 +81,8 @@ int main(int argc, char** argv) {
       // Half random bit patterns, half a grid of moderate values; a cheap per-index generator.
       std::mt19937_64 rng(static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ull);
       uint64_t r = rng();
-      float x = float_from_bits(static_cast<uint32_t>(r)), y = float_from_bits(static_cast<uint32_t>(r >> 32));
+      float x = float_from_bits(static_cast<uint32_t>(r)),
+            y = float_from_bits(static_cast<uint32_t>(r >> 32));
       if (i & 1) {
         x = std::ldexp(static_cast<float>(r & 0xffffff), -20) - 8.0f;
         y = std::ldexp(static_cast<float>((r >> 24) & 0xffffff), -20) - 8.0f;
