@@ -22,8 +22,8 @@ struct FrontendOptions {
 
 struct PtxOutput {
   std::string ptx;
-  Frontend used;            ///< Nvcc or Clang, never Auto
-  std::string command;      ///< the exact command line run (shell-quoted where needed)
+  Frontend used = Frontend::Auto;  ///< Nvcc or Clang once compiled
+  std::string command;             ///< the exact command line run (shell-quoted where needed)
   std::string diagnostics;  ///< what the compiler printed on success (warnings), usually empty
 };
 

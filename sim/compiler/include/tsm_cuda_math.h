@@ -11,10 +11,11 @@
 // through mul() (an explicit `mul.rn.f32` on the device), because clang contracts a*b+c into an
 // fma in CUDA device code whatever a pragma says (-ffp-contract=fast is its CUDA default); every
 // fma is written out. The host build must therefore not contract either (-ffp-contract=off).
+// (Checked on a real GPU: tests/frontend/tools/device_check.cpp.)
 //
-// Accuracy (ulp of the correctly rounded result; measured, see docs/cuda-frontends.md) is within
-// 2 ulp everywhere but tanf/powf and a few others, which the doc lists. Subnormal inputs and
-// results are supported (no flush to zero); special values follow C99 Annex F.
+// Accuracy, measured over every float input (docs/cuda-frontends.md has the table): within 1.5 ulp
+// everywhere, within 1 ulp for most functions. No SFU approximation, no f64, no memory tables.
+// Subnormal inputs and results are supported (no flush to zero); special values follow C99 Annex F.
 //
 // Polynomial coefficients come from tests/frontend/tools/fit_math_polys.py (the kernel name is
 // given at each polynomial).
@@ -94,7 +95,7 @@ TSM_MATH_FN df mul_df(df a, df c) {
   p.lo = fma(a.hi, c.lo, fma(a.lo, c.hi, p.lo));
   return fast_two_sum(p.hi, p.lo);
 }
-/// e * (c.hi + c.lo) for a small integer e, relative error about 2^-44.
+/// e * (c.hi + c.lo), relative error about 2^-44 (no underflow).
 TSM_MATH_FN df mul_df(float e, df c) {
   df p = two_prod(e, c.hi);
   p.lo = fma(e, c.lo, p.lo);
@@ -294,14 +295,14 @@ TSM_MATH_FN df reduce_payne_hanek(float ax, int& q) {
   // The words of 2/pi before word j0 only contribute multiples of 4 (whole turns): skip them,
   // and multiply m by the 128-bit window of words j0..j0+3 instead.
   int j0 = (shift - 2) >> 5;  // shift - 32 j0 is in [2, 33]
-  unsigned p[5];
+  // The low 128 bits of the product, as four 32-bit limbs (the bits above are whole turns too).
+  unsigned p[4];
   unsigned long long carry = 0;
   for (int i = 3; i >= 0; --i) {
     carry += m * two_over_pi_word(j0 + i);
     p[3 - i] = static_cast<unsigned>(carry);
     carry >>= 32;
   }
-  p[4] = static_cast<unsigned>(carry);
   // The product's bit 129 - (shift - 32 j0) has weight 2^1: take it and the 63 bits below.
   int s = 34 - (shift - 32 * j0);  // in [1, 32]
   unsigned long long mid = (static_cast<unsigned long long>(p[2]) << 32) | p[1];
