@@ -11,6 +11,7 @@
 
 #include "isa/isa.hpp"
 #include "ptx/builder.hpp"
+#include "ptx/sequences.hpp"
 #include "ptx/support.hpp"
 
 namespace tsm::ptx {
@@ -155,6 +156,7 @@ class Lowering {
   void warp(const Instruction& in);
   void bits(const Instruction& in);
   void bfe64(const Instruction& in);
+  bool sequence(const std::string& name, const std::vector<uint32_t>& ins, const std::vector<uint32_t>& outs);
   void shr64_imm(uint32_t d, uint32_t a, uint32_t n, bool arith);
 
   // helpers
@@ -169,7 +171,7 @@ class Lowering {
   std::map<std::string, int, std::less<>> labels_;
   int cur_ = 0;
   Loc loc_;
-  std::string guard_;  // the guard text of the instruction being selected ("@%pN " form)
+  int sequences_ = 0;  // instantiated sequences, for unique labels
   uint32_t guard_pred_ = 0;
   bool guard_neg_ = false;
 };
@@ -416,7 +418,6 @@ MFunction Lowering::run() {
 }
 
 void Lowering::select(const Instruction& in) {
-  guard_.clear();
   guard_pred_ = 0;
   if (!in.guard.empty()) {
     Operand g;
@@ -442,6 +443,8 @@ void Lowering::guarded(const Instruction& in) {
     const Type t = type_of(in);
     if (t.kind == Type::Kind::F) float_arith(in);
     else int_arith(in);
+  } else if (op == "rem") {
+    int_arith(in);
   } else if (op == "fma" || op == "div" || op == "sqrt" || op == "rcp" || op == "rsqrt" || op == "ex2" || op == "lg2" || op == "sin" ||
              op == "cos" || op == "tanh") {
     if (op == "fma") float_arith(in);
@@ -457,6 +460,11 @@ void Lowering::guarded(const Instruction& in) {
   else if (op == "bar" || op == "barrier" || op == "membar" || op == "fence") sync(in);
   else if (op == "shfl" || op == "vote" || op == "activemask") warp(in);
   else if (op == "popc" || op == "clz" || op == "brev" || op == "bfe" || op == "bfi" || op == "prmt") bits(in);
+  else if (op == "bfind") {
+    const Type t = type_of(in);
+    const std::string name = fmt::format("bfind{}.{}", has(in, "shiftamt") ? ".shiftamt" : "", t.str());
+    if (!sequence(name, {vreg_value(in.operands.at(1), t)}, {dst(in.operands.at(0))})) unsupported(in);
+  }
   else unsupported(in);
   if (guard_pred_ == 0) return;
   // Apply the guard to every instruction the PTX instruction became.
@@ -690,6 +698,11 @@ void Lowering::int_arith(const Instruction& in) {
     }
     return;
   }
+  if (op == "div" || op == "rem" || ((op == "min" || op == "max") && wide64) || (op == "mul" && wide64 && has(in, "hi"))) {
+    const std::string name = op == "mul" ? fmt::format("mul.hi.{}", t.str()) : fmt::format("{}.{}", op, t.str());
+    if (sequence(name, {vreg_value(in.operands.at(1), t), vreg_value(in.operands.at(2), t)}, {d})) return;
+    unsupported(in);
+  }
   const Val a = value(in.operands.at(1), t);
   const Val b = value(in.operands.at(2), t);
   if (op == "add" || op == "sub") {
@@ -811,7 +824,11 @@ void Lowering::shift(const Instruction& in) {
   const Val amount = value(in.operands.at(2), Type{Type::Kind::U, 32});
   const uint32_t a = vreg_value(in.operands.at(1), t);
   if (t.bits == 64) {
-    if (amount.kind != Val::Kind::Imm) fail("64-bit shifts by a register amount are not supported yet");
+    if (amount.kind != Val::Kind::Imm) {
+      const std::string name = in.opcode == "shl" ? "shl.b64" : fmt::format("shr.{}", t.str());
+      if (sequence(name, {a, vreg_value(in.operands.at(2), Type{Type::Kind::U, 32})}, {d})) return;
+      unsupported(in);
+    }
     const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(amount.imm, 64));
     Em e(*this);
     if (in.opcode == "shl") {
@@ -878,7 +895,19 @@ void Lowering::setp(const Instruction& in) {
   // Integer: LO/LS/HI/HS are the unsigned names.
   std::string icmp = up == "LO" ? "LT" : up == "LS" ? "LE" : up == "HI" ? "GT" : up == "HS" ? "GE" : up;
   const bool sgn = t.kind == Type::Kind::S && !(up == "LO" || up == "LS" || up == "HI" || up == "HS");
-  if (t.bits == 64) fail("setp on 64-bit integers is not supported yet");
+  if (t.bits == 64) {
+    std::string low = cmp;
+    const uint32_t r = temp_pred();
+    if (!sequence(fmt::format("setp.{}.{}", low, t.str()), {vreg_value(in.operands.at(1), t), vreg_value(in.operands.at(2), t)}, {r}))
+      unsupported(in);
+    Em c(*this);
+    c(fmt::format("PLOP.{} {}, {}, {}", bop, c.p(p), c.p(r), cpred == "PT" ? "PT" : cpred));
+    if (q) {
+      Em c2(*this);
+      c2(fmt::format("PLOP.{} {}, !{}, {}", bop, c2.p(q), c2.p(r), cpred == "PT" ? "PT" : cpred));
+    }
+    return;
+  }
   e(fmt::format("ISETP.{}.{}.{} {}, {}, {}, {}, {}", icmp, sgn ? "S32" : "U32", bop, e.p(p), qs, e.r(vreg_value(in.operands.at(1), t)),
                 e.b(value(in.operands.at(2), t)), cpred));
 }
@@ -946,6 +975,13 @@ void Lowering::float_arith(const Instruction& in) {
 void Lowering::special_function(const Instruction& in) {
   const Type t = type_of(in);
   const std::string& op = in.opcode;
+  if (t.bits == 32 && (op == "div" || op == "rcp" || op == "sqrt" || op == "rsqrt")) {
+    const std::string mode = has(in, "rn") ? ".rn" : has(in, "full") ? ".full" : ".approx";
+    const std::string name = op + mode + (has(in, "ftz") ? ".ftz" : "") + ".f32";
+    std::vector<uint32_t> ins{vreg_value(in.operands.at(1), t)};
+    if (op == "div") ins.push_back(vreg_value(in.operands.at(2), t));
+    if (sequence(name, ins, {dst(in.operands.at(0))})) return;
+  }
   const bool approx = has(in, "approx");
   if (t.bits != 32 || !(approx || op == "ex2" || op == "lg2" || op == "sin" || op == "cos" || op == "rsqrt")) {
     std::string full = op;
@@ -1008,7 +1044,13 @@ void Lowering::cvt(const Instruction& in) {
     return;
   }
   // Integer to integer: extend or truncate.
-  if (!sat.empty()) fail("cvt.sat between integer types is not supported yet");
+  if (!sat.empty()) {
+    if (sequence(fmt::format("cvt.sat.{}.{}", dt.str(), st.str()), {a}, {d})) return;
+    if (dt.bits >= st.bits && (dt.kind == st.kind)) {  // widening within a signedness cannot saturate
+    } else {
+      fail(fmt::format("cvt.sat.{}.{} is not supported", dt.str(), st.str()));
+    }
+  }
   const unsigned from = st.bits, to = dt.bits;
   const bool sext = st.kind == Type::Kind::S;
   if (to == 64) {
@@ -1191,11 +1233,13 @@ void Lowering::bits(const Instruction& in) {
   const Type t = type_of(in);
   const uint32_t d = dst(in.operands.at(0));
   if (t.bits == 64 && op == "bfe") return bfe64(in);
-  if (t.bits == 64 && op != "popc" && op != "clz") fail(fmt::format("{}.b64 is not supported yet", op));
+  if (t.bits == 64 && (op == "popc" || op == "clz" || op == "brev")) {
+    if (sequence(fmt::format("{}.b64", op), {vreg_value(in.operands.at(1), t)}, {d})) return;
+  }
+  if (t.bits == 64) fail(fmt::format("{}.b64 is not supported yet", op));
   const uint32_t a = vreg_value(in.operands.at(1), t);
   Em e(*this);
   if (op == "popc" || op == "clz" || op == "brev") {
-    if (t.bits == 64) fail(fmt::format("{}.b64 is not supported yet", op));
     e(fmt::format("{} {}, {}", op == "popc" ? "POPC" : op == "clz" ? "CLZ" : "BREV", e.r(d), e.r(a)));
     return;
   }
@@ -1272,6 +1316,67 @@ void Lowering::bfe64(const Instruction& in) {
     Em h(*this);
     h(fmt::format("BFE.{} {}, {}, {:#x}", sgn ? "S32" : "U32", h.hi(d), h.hi(shifted), (l - 32) << 8));
   }
+}
+
+// Instantiate the named native sequence (docs/lowering-sequences.md) over these virtual registers.
+// Returns false if there is no such sequence.
+bool Lowering::sequence(const std::string& name, const std::vector<uint32_t>& ins, const std::vector<uint32_t>& outs) {
+  const Sequence* seq = find_sequence(name);
+  if (!seq) return false;
+  std::vector<uint32_t> regs, preds;
+  Bindings bind;
+  auto add = [&](const Placeholder& ph, uint32_t vreg) {
+    if (ph.kind == Placeholder::Kind::Pred) {
+      bind[ph.name] = static_cast<unsigned>(preds.size());
+      preds.push_back(vreg);
+    } else {
+      bind[ph.name] = static_cast<unsigned>(4 * regs.size());
+      regs.push_back(vreg);
+    }
+  };
+  for (size_t i = 0; i < seq->inputs.size(); ++i) add(seq->inputs[i], ins.at(i));
+  for (size_t i = 0; i < seq->outputs.size(); ++i) add(seq->outputs[i], outs.at(i));
+  for (const auto& t : seq->temps)
+    add(t, t.kind == Placeholder::Kind::Pred ? temp_pred() : temp(t.kind == Placeholder::Kind::Pair ? 2 : 1));
+  const bool branches = seq->body.find("BRA") != std::string::npos || seq->body.find("SSY") != std::string::npos;
+  if (branches && guard_pred_) fail(fmt::format("a predicated {} is not supported yet", name));
+  const std::string text = instantiate(*seq, bind, fmt::format("Lseq{}_", sequences_++));
+  // Lines -> instructions; local labels -> relative branch offsets (the body stays contiguous).
+  std::vector<std::string> lines;
+  std::map<std::string, int> labels;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (const size_t c = line.find("//"); c != std::string::npos) line.resize(c);
+    const size_t a = line.find_first_not_of(" \t"), z = line.find_last_not_of(" \t");
+    if (a == std::string::npos) continue;
+    line = line.substr(a, z - a + 1);
+    if (line.back() == ':') {
+      labels[line.substr(0, line.size() - 1)] = static_cast<int>(lines.size());
+      continue;
+    }
+    lines.push_back(line);
+  }
+  std::vector<uint32_t> all(regs);
+  all.insert(all.end(), preds.begin(), preds.end());
+  const size_t first = f_.blocks[cur_].insts.size();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string line = lines[i];
+    for (const auto& [label, at] : labels) {
+      const size_t k = line.find(label);
+      if (k != std::string::npos) line.replace(k, label.size(), fmt::format("{:+d}", at - static_cast<int>(i)));
+    }
+    append(build_inst(line, regs, preds, loc_));
+  }
+  auto& insts = f_.blocks[cur_].insts;
+  if (insts.size() > first) {  // every placeholder lives across the whole body (it may loop)
+    insts[first].pins = all;
+    insts.back().pins = all;
+  }
+  return true;
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ struct MInst {
   std::vector<Bind> binds;
   int target = -1;                   // block index for a label operand
   Loc loc;                           // PTX source position
+  std::vector<uint32_t> pins;        // virtual registers that must stay allocated here (sequences)
 };
 
 struct MBlock {

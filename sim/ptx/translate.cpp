@@ -77,6 +77,8 @@ struct Allocation {
 };
 
 bool is_def(const MInst& m, isa::Field f) {
+  // The carry predicate is written by .CC (and read by .X, see reads_too()).
+  if (f == isa::Field::pcc) return isa::get(m.word, isa::Field::cc) != 0;
   for (unsigned i = 0; i < m.info->num_operands; ++i) {
     const auto& op = m.info->operands[i];
     if (op.field == f && op.dst) return true;
@@ -108,13 +110,16 @@ Allocation allocate(const MFunction& f, uint32_t budget, const std::string& file
       const bool guarded = isa::get(m.word, isa::Field::pg) != isa::kPT || isa::get(m.word, isa::Field::pgn);
       for (const auto& bind : m.binds) {
         const bool d = bind.field != isa::Field::pg && is_def(m, bind.field);
-        if (!d || guarded) {  // a guarded write keeps the old value in the other lanes: a use too
+        const bool carry_in = bind.field == isa::Field::pcc && isa::get(m.word, isa::Field::x) != 0;
+        if (!d || guarded || carry_in) {  // a guarded write keeps the old value in the other lanes: a use too
           if (!def[b][bind.vreg]) use[b][bind.vreg] = true;
         }
         touch(bind.vreg, p);
       }
       for (const auto& bind : m.binds)
-        if (bind.field != isa::Field::pg && is_def(m, bind.field) && !guarded) def[b][bind.vreg] = true;
+        if (bind.field != isa::Field::pg && is_def(m, bind.field) && !guarded && !(bind.field == isa::Field::pcc && isa::get(m.word, isa::Field::x)))
+          def[b][bind.vreg] = true;
+      for (uint32_t v : m.pins) touch(v, p);
       ++p;
     }
     if (blk.exit == MBlock::Exit::Branch) {

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <bit>
+#include <climits>
 #include <random>
 
 #include <fmt/format.h>
@@ -200,6 +202,56 @@ TEST_P(Compiled, SixtyFourBitIntegers) {
     EXPECT_EQ(static_cast<uint64_t>(out[4 * i + 1]), x * y) << i;
     EXPECT_EQ(static_cast<uint64_t>(out[4 * i + 2]), (x << 3) ^ static_cast<uint64_t>(b[i] >> 5)) << i;
     EXPECT_EQ(out[4 * i + 3], static_cast<int64_t>(static_cast<int32_t>(x & 0xffff)) * 3 + static_cast<uint32_t>(y >> 40)) << i;
+  }
+}
+
+TEST_P(Compiled, DivisionSquareRootAndSixtyFourBitHelpers) {
+  const auto mod = load("divide");
+  const uint32_t n = 500;
+  std::vector<float> a(n), b(n);
+  std::vector<int32_t> p(n), q(n);
+  std::vector<int64_t> x(n), y(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t ab = rng_(), bb = rng_();
+    std::memcpy(&a[i], &ab, 4);
+    std::memcpy(&b[i], &bb, 4);
+    if (i < 8) {  // some exact and special cases
+      const float sa[8] = {1.0f, 0.0f, -3.0f, 1e-40f, 3.0e38f, 7.0f, -0.0f, 1.0f};
+      const float sb[8] = {3.0f, 0.0f, 0.0f, 3.0f, 0.5f, 7.0f, 2.0f, 1e-40f};
+      a[i] = sa[i];
+      b[i] = sb[i];
+    }
+    p[i] = static_cast<int32_t>(rng_());
+    q[i] = i % 17 == 0 ? 0 : static_cast<int32_t>(rng_() % 2001) - 1000;
+    if (i == 1) p[i] = INT32_MIN, q[i] = -1;
+    x[i] = static_cast<int64_t>((uint64_t{rng_()} << 32) | rng_());
+    y[i] = i % 13 == 0 ? 0 : static_cast<int64_t>((uint64_t{rng_() % 4} << 32) | rng_()) * ((i & 1) ? -1 : 1);
+  }
+  const auto da = upload(a), db = upload(b), dp = upload(p), dq = upload(q), dx = upload(x), dy = upload(y);
+  const auto df = upload(std::vector<float>(2 * n)), di = upload(std::vector<int32_t>(2 * n)), dl = upload(std::vector<int64_t>(3 * n));
+  rt_.launch(mod, "divide", grid_for(n), Dim3{block(), 1, 1},
+             KernelArgs().i32(static_cast<int32_t>(n)).ptr(da).ptr(db).ptr(dp).ptr(dq).ptr(dx).ptr(dy).ptr(df).ptr(di).ptr(dl));
+  const auto f = download<float>(df, 2 * n);
+  const auto i32 = download<int32_t>(di, 2 * n);
+  const auto i64 = download<int64_t>(dl, 3 * n);
+  auto same = [](float g, float w) {  // bit-exact, any NaN as the canonical NaN
+    uint32_t gb, wb;
+    std::memcpy(&gb, &g, 4);
+    std::memcpy(&wb, &w, 4);
+    return std::isnan(w) ? gb == 0x7FFFFFFFu : gb == wb;
+  };
+  auto div32 = [](int32_t u, int32_t v) { return v == 0 ? -1 : (u == INT32_MIN && v == -1) ? u : u / v; };
+  auto rem32u = [](uint32_t u, uint32_t v) { return v == 0 ? 0xFFFFFFFFu : u % v; };
+  auto div64 = [](int64_t u, int64_t v) { return v == 0 ? -1 : (u == INT64_MIN && v == -1) ? u : u / v; };
+  auto rem64 = [](int64_t u, int64_t v) { return v == 0 ? -1 : (u == INT64_MIN && v == -1) ? 0 : u % v; };
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_TRUE(same(f[2 * i], a[i] / b[i])) << i << ": " << a[i] << " / " << b[i] << " gave " << f[2 * i];
+    ASSERT_TRUE(same(f[2 * i + 1], std::sqrt(std::fabs(a[i])))) << i << ": sqrt " << a[i];
+    ASSERT_EQ(i32[2 * i], div32(p[i], q[i])) << i;
+    ASSERT_EQ(static_cast<uint32_t>(i32[2 * i + 1]), rem32u(static_cast<uint32_t>(p[i]), static_cast<uint32_t>(q[i]))) << i;
+    ASSERT_EQ(i64[3 * i], div64(x[i], y[i])) << i;
+    ASSERT_EQ(i64[3 * i + 1], rem64(x[i], y[i])) << i;
+    ASSERT_EQ(i64[3 * i + 2], (x[i] < y[i] ? 1000 : 0) + std::popcount(static_cast<uint64_t>(x[i]))) << i;
   }
 }
 
