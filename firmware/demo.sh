@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The showcase behind `./tsm demo`: the sample kernels through the assembler, the binary loader and
 # the disassembler, saxpy on the golden model (checked against C++, and through the generic
-# launcher), the ISA summary, and the occupancy calculator for the G80 configuration.
+# launcher), the same kernel written in CUDA C and compiled by our toolchain, the ISA summary, and
+# the occupancy calculator for the G80 configuration.
 set -euo pipefail
 BIN="$1"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -44,6 +45,12 @@ y = struct.unpack("<1000f", open(f"{sys.argv[1]}/y_out.bin", "rb").read())
 assert all(y[i] == 2.0 * i + 1.0 for i in range(1000)), "launcher output differs from 2*x + 1"
 print(f"y_out.bin: y[0] = {y[0]}, y[999] = {y[999]} (2*x + 1, as expected)")
 PY
+
+section "CUDA C through a front end and the translator, then the golden model"
+"$BIN/tsm-tool" compile "$HERE/cuda/saxpy.cu" -o "$OUT/saxpy_cuda.tsb" --stats
+"$BIN/tsm-tool" launch "$OUT/saxpy_cuda.tsb" --grid 4 --block 256 \
+  --arg i32:1000 --arg f32:2 --arg "buf:$OUT/x.bin" --arg "buf:$OUT/y.bin:$OUT/y_cuda.bin"
+cmp -s "$OUT/y_out.bin" "$OUT/y_cuda.bin" && echo "the compiled CUDA kernel gives the same bytes as the hand-written one"
 
 section "Occupancy on g80 (10 registers/thread, no shared memory)"
 for b in 16,16 8,8; do "$BIN/tsm-tool" occupancy --config g80 --block "$b" --regs 10; echo; done
