@@ -703,7 +703,6 @@ void Lowering::int_arith(const Instruction& in) {
     if (sequence(name, {vreg_value(in.operands.at(1), t), vreg_value(in.operands.at(2), t)}, {d})) return;
     unsupported(in);
   }
-  const Val a = value(in.operands.at(1), t);
   const Val b = value(in.operands.at(2), t);
   if (op == "add" || op == "sub") {
     const char* neg = op == "sub" ? "-" : "";
@@ -762,7 +761,6 @@ void Lowering::int_arith(const Instruction& in) {
     } else {
       e(fmt::format("IMUL{}{} {}, {}, {}", part, s, e.r(d), e.r(vreg_value(in.operands.at(1), t)), e.b(b)));
     }
-    (void)a;
     return;
   }
   unsupported(in);
@@ -1244,12 +1242,9 @@ void Lowering::bits(const Instruction& in) {
     return;
   }
   if (op == "bfe") {  // bfe d, a, pos, len: pack pos | len << 8
-    const uint32_t packed = temp();
-    const Val pos = value(in.operands.at(2), Type{Type::Kind::U, 32}), len = value(in.operands.at(3), Type{Type::Kind::U, 32});
+    const uint32_t packed = temp();  // pos | len << 8, BFE's operand B
     Em m(*this);
     m(fmt::format("BFI {}, {}, 0x808, {}", m.r(packed), m.r(vreg_value(in.operands.at(3), Type{Type::Kind::U, 32})), m.r(vreg_value(in.operands.at(2), Type{Type::Kind::U, 32}))));
-    (void)pos;
-    (void)len;
     e(fmt::format("BFE.{} {}, {}, {}", t.kind == Type::Kind::S ? "S32" : "U32", e.r(d), e.r(a), e.r(packed)));
     return;
   }
