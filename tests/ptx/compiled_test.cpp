@@ -48,12 +48,8 @@ std::string find_program(const std::string& name, const std::string& fallback = 
   return "";
 }
 
-// The project's CUDA header for clang once it exists; until then the test's own stand-in.
-fs::path cuda_header() {
-  fs::path real = kSourceDir / "sim" / "compiler" / "include" / "tsm_cuda.h";
-  if (fs::exists(real)) return real;
-  return kSourceDir / "tests" / "ptx" / "tsm_cuda_test.h";
-}
+// The project's CUDA header for clang.
+fs::path cuda_header() { return kSourceDir / "sim" / "compiler" / "include" / "tsm_cuda.h"; }
 
 struct Flavor {
   const char* name;

@@ -11,6 +11,8 @@
 #include <cuda_runtime.h>
 #include <zlib.h>
 
+#include "../gpu_record_writer.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -850,39 +852,6 @@ std::string file_for(const std::string& ptx) {
 // ---------------------------------------------------------------------------------------------
 // Running and writing.
 
-void check(cudaError_t e, const std::string& what) {
-  if (e != cudaSuccess) throw std::runtime_error(what + ": " + cudaGetErrorString(e));
-}
-
-class GzWriter {
- public:
-  explicit GzWriter(const std::string& path) : path_(path), f_(gzopen(path.c_str(), "wb9")) {
-    if (!f_) throw std::runtime_error("cannot write " + path);
-    write("TSMREFV1", 8);
-  }
-  ~GzWriter() {
-    if (f_) gzclose(f_);
-  }
-  GzWriter(const GzWriter&) = delete;
-  GzWriter& operator=(const GzWriter&) = delete;
-  void write(const void* p, size_t n) {
-    if (gzwrite(f_, p, static_cast<unsigned>(n)) != static_cast<int>(n)) throw std::runtime_error("write failed: " + path_);
-  }
-  void le(uint64_t v, int bytes) {
-    uint8_t b[8];
-    for (int i = 0; i < bytes; ++i) b[i] = static_cast<uint8_t>(v >> (8 * i));
-    write(b, static_cast<size_t>(bytes));
-  }
-  void finish() {
-    le(0, 2);  // a zero-length name ends the file
-    if (gzclose(f_) != Z_OK) throw std::runtime_error("close failed: " + path_);
-    f_ = nullptr;
-  }
-
- private:
-  std::string path_;
-  gzFile f_;
-};
 
 std::string driver_text() {
   std::ifstream f("/proc/driver/nvidia/version");
