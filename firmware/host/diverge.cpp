@@ -12,7 +12,7 @@ constexpr uint32_t kUntouched = 0xDEADBEEF;  // outputs a thread that exited ear
 }
 
 bool run_diverge(Runtime& rt, const HostOptions& o) {
-  const uint32_t n = o.n ? o.n : 3000;
+  const uint32_t n = o.n ? o.n : 3001;
   const uint32_t bs = o.block ? o.block : 128;
   std::mt19937 rng(static_cast<uint32_t>(o.seed));
   std::vector<uint32_t> in(n);

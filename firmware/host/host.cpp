@@ -1,12 +1,16 @@
 // Shared pieces of the host programs: runtime construction, kernel loading, reporting.
 #include "host.hpp"
 
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "isa/assembler.hpp"
+#include "ptx/compile.hpp"
 
 namespace tsm::firmware {
 
@@ -16,9 +20,12 @@ bool run_diverge(Runtime& rt, const HostOptions& o);
 
 const std::vector<HostProgram>& host_programs() {
   static const std::vector<HostProgram> programs{
-      {"saxpy", "y = a*x + y over n floats, one thread per element (FFMA, 64-bit addressing)", run_saxpy},
-      {"reduce", "sum of n integers: shared-memory tree with barriers, one atomic add per block", run_reduce},
-      {"diverge", "nested divergent branches, data-dependent loops with break, early exits", run_diverge},
+      {"saxpy", "y = a*x + y over n floats, one thread per element (FFMA, 64-bit addressing)", run_saxpy,
+       {32, 64, 100, 256, 512}},
+      {"reduce", "sum of n integers: shared-memory tree with barriers, one atomic add per block", run_reduce,
+       {32, 64, 100, 256, 512}},
+      {"diverge", "nested divergent branches, data-dependent loops with break, early exits", run_diverge,
+       {32, 64, 100, 256, 512}},
   };
   return programs;
 }
@@ -32,13 +39,65 @@ std::unique_ptr<Runtime> make_runtime(const HostOptions& o) {
   return std::make_unique<Runtime>(*cfg, make_golden_backend());
 }
 
-Runtime::ModuleId load_kernel(Runtime& rt, const HostOptions& o, const std::string& name) {
-  const std::string path = fmt::format("{}/asm/{}.tsa", o.firmware_dir, name);
+namespace {
+
+compiler::Frontend frontend_of(const std::string& name) {
+  if (name == "nvcc") return compiler::Frontend::Nvcc;
+  if (name == "clang") return compiler::Frontend::Clang;
+  if (name == "auto") return compiler::Frontend::Auto;
+  throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown front end '{}' (auto, nvcc or clang)", name));
+}
+
+Module assemble_file(const std::string& path) {
   std::ifstream f(path);
   if (!f) throw RuntimeError(ErrorCode::InvalidKernelImage, fmt::format("cannot open {}", path));
   std::stringstream ss;
   ss << f.rdbuf();
-  return rt.load_module(assemble(ss.str(), path));
+  return assemble(ss.str(), path);
+}
+
+}  // namespace
+
+Runtime::ModuleId load_kernel(Runtime& rt, const HostOptions& o, const std::string& name) {
+  if (o.source == "asm") {
+    const std::string path = fmt::format("{}/asm/{}.tsa", o.firmware_dir, name);
+    if (!std::filesystem::exists(path))
+      throw RuntimeError(ErrorCode::InvalidValue,
+                         fmt::format("{} has no hand-written assembly version (programs with one: {})", name,
+                                     fmt::join(asm_programs(o), ", ")));
+    return rt.load_module(assemble_file(path));
+  }
+  if (o.source != "cuda")
+    throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown kernel source '{}' (cuda or asm)", o.source));
+  // Several launch shapes reuse one compilation.
+  static std::map<std::string, Module> cache;
+  const std::string path = fmt::format("{}/cuda/{}.cu", o.firmware_dir, name);
+  const std::string key = path + "\n" + o.frontend;
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    ptx::CompileOptions co;
+    co.frontend = frontend_of(o.frontend);
+    try {
+      ptx::Compiled c = ptx::compile_file(path, co);
+      for (const auto& k : c.stats)
+        fmt::print("{}: compiled {} with {}: kernel {}, {} registers, {} instructions, {} B shared, {} B local\n", name,
+                   std::filesystem::path(path).filename().string(), c.frontend, k.name, k.registers, k.instructions,
+                   k.shared_bytes, k.local_bytes);
+      it = cache.emplace(key, std::move(c.module)).first;
+    } catch (const compiler::CompileError& e) {
+      throw RuntimeError(ErrorCode::InvalidKernelImage, e.what());
+    } catch (const ptx::PtxError& e) {
+      throw RuntimeError(ErrorCode::InvalidKernelImage, e.what());
+    }
+  }
+  return rt.load_module(it->second);
+}
+
+std::vector<std::string> asm_programs(const HostOptions& o) {
+  std::vector<std::string> names;
+  for (const auto& p : host_programs())
+    if (std::filesystem::exists(fmt::format("{}/asm/{}.tsa", o.firmware_dir, p.name))) names.push_back(p.name);
+  return names;
 }
 
 void print_launch(const std::string& what, Dim3 grid, Dim3 block, const LaunchResult& r) {

@@ -18,6 +18,8 @@ struct HostOptions {
   uint32_t n = 0;  // problem size; 0 = the program's default
   uint32_t block = 0;  // threads per block; 0 = the program's default
   uint64_t seed = 1;
+  std::string frontend = "auto";  // CUDA front end: auto (nvcc if installed, else clang), nvcc, clang
+  std::string source = "cuda";    // cuda: firmware/cuda/NAME.cu; asm: firmware/asm/NAME.tsa
   std::string firmware_dir = TSM_FIRMWARE_DIR;
 };
 
@@ -25,14 +27,19 @@ struct HostProgram {
   std::string name;
   std::string description;
   std::function<bool(Runtime&, const HostOptions&)> run;  // true when the results match
+  std::vector<uint32_t> shapes;  // the block sizes (threads per block) `--block all` runs; tests run these
 };
 
 const std::vector<HostProgram>& host_programs();
 
 /// A runtime over the backend and configuration the options name (clear errors for unknown ones).
 std::unique_ptr<Runtime> make_runtime(const HostOptions& options);
-/// Assemble firmware/asm/NAME.tsa and load it.
+/// Load the program's kernel module: firmware/cuda/NAME.cu compiled by the chosen front end and
+/// translated (compiled once per process and front end), or with source "asm" the hand-written
+/// firmware/asm/NAME.tsa. Errors are RuntimeError(InvalidKernelImage) with the compiler's message.
 Runtime::ModuleId load_kernel(Runtime& rt, const HostOptions& options, const std::string& name);
+/// Names of the programs that also have a hand-written assembly version (firmware/asm/NAME.tsa).
+std::vector<std::string> asm_programs(const HostOptions& options);
 /// Print the launch's statistics in one line.
 void print_launch(const std::string& what, Dim3 grid, Dim3 block, const LaunchResult& r);
 

@@ -10,7 +10,7 @@
 namespace tsm::firmware {
 
 bool run_saxpy(Runtime& rt, const HostOptions& o) {
-  const uint32_t n = o.n ? o.n : 10000;
+  const uint32_t n = o.n ? o.n : 10007;
   const uint32_t bs = o.block ? o.block : 256;
   const float a = 2.5f;
   std::mt19937 rng(static_cast<uint32_t>(o.seed));

@@ -164,25 +164,48 @@ void run_launch(const LaunchOptions& o) {
   }
 }
 
-void run_program(const std::string& name, const tsm::firmware::HostOptions& o) {
-  for (const auto& p : tsm::firmware::host_programs()) {
-    if (p.name != name) continue;
+std::vector<uint32_t> parse_blocks(const std::string& text) {
+  std::vector<uint32_t> blocks;
+  if (text.empty()) return {0};
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    const uint64_t v = parse_number("--block", item, false);
+    if (v == 0 || v > 0xFFFFFFFFu) fail(fmt::format("--block: '{}' is not a valid block size", item));
+    blocks.push_back(static_cast<uint32_t>(v));
+  }
+  if (blocks.empty()) fail("--block: no block size given");
+  return blocks;
+}
+
+void run_program(const std::string& name, tsm::firmware::HostOptions o, const std::string& blocks_text) {
+  const tsm::firmware::HostProgram* program = nullptr;
+  for (const auto& p : tsm::firmware::host_programs())
+    if (p.name == name) program = &p;
+  if (!program) {
+    std::string known;
+    for (const auto& p : tsm::firmware::host_programs()) known += (known.empty() ? "" : ", ") + p.name;
+    fail(fmt::format("no program '{}' (known: {})", name, known));
+  }
+  // One run per block size; the kernel is compiled once.
+  size_t failed = 0;
+  const std::vector<uint32_t> blocks = blocks_text == "all" ? program->shapes : parse_blocks(blocks_text);
+  for (uint32_t b : blocks) {
+    o.block = b;
     bool ok = false;
     try {
       auto rt = tsm::firmware::make_runtime(o);
       rt->set_printf_sink(stdout);
-      ok = p.run(*rt, o);
+      ok = program->run(*rt, o);
     } catch (const tsm::RuntimeError& e) {
       fail(e.what());
     } catch (const tsm::AsmError& e) {
       fail(e.what());
     }
-    if (!ok) throw CLI::RuntimeError(1);
-    return;
+    failed += ok ? 0 : 1;
   }
-  std::string known;
-  for (const auto& p : tsm::firmware::host_programs()) known += (known.empty() ? "" : ", ") + p.name;
-  fail(fmt::format("no program '{}' (known: {})", name, known));
+  if (blocks.size() > 1)
+    fmt::print("{}: {} of {} launch shapes match\n", name, blocks.size() - failed, blocks.size());
+  if (failed) throw CLI::RuntimeError(1);
 }
 
 }  // namespace
@@ -209,13 +232,20 @@ void add_launch_commands(CLI::App& app) {
   auto name = std::make_shared<std::string>();
   auto ho = std::make_shared<tsm::firmware::HostOptions>();
   std::string programs;
-  for (const auto& p : tsm::firmware::host_programs()) programs += fmt::format("\n  {:<8} {}", p.name, p.description);
+  for (const auto& p : tsm::firmware::host_programs()) programs += fmt::format("\n  {:<16} {}", p.name, p.description);
   CLI::App* run = app.add_subcommand("run", "Run a firmware kernel with its host program and check it against the C++ reference:" + programs);
   run->add_option("program", *name, "Program name")->required();
   run->add_option("--backend", ho->backend, "Backend: golden")->capture_default_str();
   run->add_option("--config", ho->config, "SM configuration")->capture_default_str();
   run->add_option("-n,--size", ho->n, "Problem size (default: the program's)");
-  run->add_option("--block", ho->block, "Threads per block (default: the program's)");
+  auto blocks = std::make_shared<std::string>();
+  run->add_option("--block", *blocks, "Threads per block, a comma-separated list to run each, or 'all' for the program's tested shapes (default: the program's)");
   run->add_option("--seed", ho->seed, "Input seed")->capture_default_str();
-  run->callback([name, ho] { run_program(*name, *ho); });
+  run->add_option("--frontend", ho->frontend, "CUDA front end: auto (nvcc if installed, else clang), nvcc, clang")
+      ->check(CLI::IsMember({"auto", "nvcc", "clang"}))
+      ->capture_default_str();
+  run->add_option("--source", ho->source, "Kernel source: cuda (firmware/cuda/NAME.cu) or asm (firmware/asm/NAME.tsa, where one exists)")
+      ->check(CLI::IsMember({"cuda", "asm"}))
+      ->capture_default_str();
+  run->callback([name, ho, blocks] { run_program(*name, *ho, *blocks); });
 }
