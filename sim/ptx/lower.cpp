@@ -13,6 +13,7 @@
 #include "ptx/builder.hpp"
 #include "ptx/sequences.hpp"
 #include "ptx/support.hpp"
+#include "runtime/printf.hpp"
 
 namespace tsm::ptx {
 
@@ -156,6 +157,14 @@ class Lowering {
   void warp(const Instruction& in);
   void bits(const Instruction& in);
   void bfe64(const Instruction& in);
+  void call(const Instruction& in);
+  void call_param(const Instruction& in, bool load, const Type& t, unsigned vec);
+  uint32_t param_word(const std::string& symbol, uint32_t word);
+  uint32_t pair_of_param(const std::string& symbol);
+  std::string format_string(const Instruction& call, const std::string& param) const;
+  uint32_t printf_reserve(uint32_t record_bytes, uint32_t& fits);
+  void guard_with(MInst& m, uint32_t pred, bool neg = false);
+  void extend_loaded(uint32_t d, const Type& t);
   bool sequence(const std::string& name, const std::vector<uint32_t>& ins, const std::vector<uint32_t>& outs);
   void shr64_imm(uint32_t d, uint32_t a, uint32_t n, bool arith);
 
@@ -172,6 +181,8 @@ class Lowering {
   int cur_ = 0;
   Loc loc_;
   int sequences_ = 0;  // instantiated sequences, for unique labels
+  // Call parameters (and the parameters of inlined device functions), one vreg per 32-bit word.
+  std::map<std::pair<std::string, uint32_t>, uint32_t> param_words_;
   uint32_t guard_pred_ = 0;
   bool guard_neg_ = false;
 };
@@ -430,6 +441,7 @@ void Lowering::select(const Instruction& in) {
   const std::string& op = in.opcode;
   if (!find_support(op)) unsupported(in);  // the table is the contract (docs/ptx-support.md)
   if (op == "bra" || op == "ret" || op == "exit" || op == "trap" || op == "brkpt") return control(in);
+  if (op == "call") return call(in);
   guarded(in);
 }
 
@@ -578,11 +590,11 @@ void Lowering::load_store(const Instruction& in) {
   const unsigned bytes = elem_bytes * vec;
   if (bytes > 16) fail("accesses wider than 128 bits are not supported");
 
-  // Parameters: kernel parameters live in constant bank 0.
+  // Parameters: kernel parameters live in constant bank 0, call parameters in registers.
   if (sp == Space::Param) {
-    if (!load) fail("st.param is only supported in call sequences");
     auto it = layout_.symbols.find(addr.name);
-    if (it == layout_.symbols.end()) fail(fmt::format("unknown parameter '{}'", addr.name));
+    if (it == layout_.symbols.end() || it->second.space != Space::Param) return call_param(in, load, t, vec);
+    if (!load) fail(fmt::format("st.param to the kernel parameter '{}': kernel parameters are read-only", addr.name));
     const uint32_t off = it->second.offset + static_cast<uint32_t>(addr.imm);
     const uint32_t d = dst(data);
     for (unsigned w = 0; w < std::max(1u, bytes / 4); ++w) {
@@ -593,6 +605,7 @@ void Lowering::load_store(const Instruction& in) {
       Em e(*this);
       e(fmt::format("BFE.{} {}, {}, {:#x}", t.kind == Type::Kind::S ? "S32" : "U32", e.r(d), e.r(d), (bytes * 8) << 8 | ((off & 3) * 8)));
     }
+    if (bytes <= 4) extend_loaded(d, t);
     return;
   }
   std::string size;
@@ -665,6 +678,224 @@ void Lowering::load_store(const Instruction& in) {
       copy(dst(data), tuple, regs_needed);
     }
   }
+  if (load && !tuple && bytes <= 4) extend_loaded(dst(data), t);
+}
+
+// PTX lets a load write a register wider than the type: the value is sign- or zero-extended.
+void Lowering::extend_loaded(uint32_t d, const Type& t) {
+  if (f_.vregs[d].width != 2) return;
+  Em e(*this);
+  if (t.kind == Type::Kind::S) e(fmt::format("SHR.S32 {}, {}, 31", e.hi(d), e.r(d)));
+  else e(fmt::format("MOV {}, RZ", e.hi(d)));
+}
+
+// ---- calls: parameters, vprintf, __assertfail ----------------------------------------------------
+
+uint32_t Lowering::param_word(const std::string& symbol, uint32_t word) {
+  const auto key = std::make_pair(symbol, word);
+  if (auto it = param_words_.find(key); it != param_words_.end()) return it->second;
+  const bool declared = std::any_of(fn_.decls.begin(), fn_.decls.end(),
+                                    [&](const VarDecl& d) { return d.space == Space::Param && d.name == symbol; });
+  if (!declared) fail(fmt::format("'{}' is not a parameter of this kernel or of a call", symbol));
+  // Zero where first touched, so that sub-word stores have a word to merge into.
+  const uint32_t v = temp();
+  Em e(*this);
+  e(fmt::format("MOV {}, RZ", e.r(v)));
+  param_words_[key] = v;
+  return v;
+}
+
+// st.param / ld.param on a call's parameter or return value (after inlining, the callee's formal
+// parameters are the caller's variables): moves between registers, sub-words by BFI/BFE.
+void Lowering::call_param(const Instruction& in, bool load, const Type& t, unsigned vec) {
+  const Operand& data = in.operands.at(load ? 0 : 1);
+  const Operand& addr = in.operands.at(load ? 1 : 0);
+  if (addr.imm < 0) fail("negative parameter offset");
+  const unsigned eb = std::max(1u, t.bits / 8);
+  for (unsigned k = 0; k < vec; ++k) {
+    const Operand& elem = data.kind == Operand::Kind::Vector ? data.elems.at(k) : data;
+    if (elem.kind == Operand::Kind::Discard) continue;
+    const uint32_t at = static_cast<uint32_t>(addr.imm) + k * eb;
+    if (at % eb) fail(fmt::format("misaligned parameter access at offset {} of '{}'", at, addr.name));
+    if (eb >= 4) {
+      const Val v = load ? Val{} : value(elem, t);
+      const uint32_t d = load ? dst(elem) : 0;
+      for (unsigned w = 0; w < eb / 4; ++w) {
+        const uint32_t word = param_word(addr.name, at / 4 + w);
+        Em e(*this);
+        if (load) e(fmt::format("MOV {}, {}", e.part(d, w), e.r(word)));
+        else e(fmt::format("MOV {}, {}", e.r(word), e.b(v, w == 1)));
+      }
+      if (load && eb == 4) extend_loaded(d, t);
+      continue;
+    }
+    const uint32_t word = param_word(addr.name, at / 4);
+    const uint32_t field = (eb * 8) << 8 | (at % 4) * 8;
+    Em e(*this);
+    if (load) {
+      e(fmt::format("BFE.{} {}, {}, {:#x}", t.kind == Type::Kind::S ? "S32" : "U32", e.r(dst(elem)), e.r(word), field));
+      extend_loaded(dst(elem), t);
+    } else e(fmt::format("BFI {}, {}, {:#x}, {}", e.r(word), e.r(vreg_value(elem, t)), field, e.r(word)));
+  }
+}
+
+uint32_t Lowering::pair_of_param(const std::string& symbol) {
+  const uint32_t p = temp(2);
+  Em e(*this);
+  e(fmt::format("MOV {}, {}", e.r(p), e.r(param_word(symbol, 0))));
+  Em e2(*this);
+  e2(fmt::format("MOV {}, {}", e2.hi(p), e2.r(param_word(symbol, 1))));
+  return p;
+}
+
+void Lowering::guard_with(MInst& m, uint32_t pred, bool neg) {
+  m.word = isa::set(isa::set(m.word, isa::Field::pg, 0), isa::Field::pgn, neg ? 1 : 0);
+  m.binds.push_back({isa::Field::pg, pred, 0});
+}
+
+// The format string a vprintf call passes: the global string whose address reaches the call's
+// first parameter through mov/cvta (how nvcc and clang both pass string literals).
+std::string Lowering::format_string(const Instruction& call, const std::string& param) const {
+  const auto& body = fn_.body;
+  size_t i = 0;
+  while (i < body.size() && &body[i].instr != &call) ++i;
+  const std::string not_literal = "printf: the format must be a string literal (its address could not be traced to a global string)";
+  std::string reg;
+  size_t j = i;
+  while (j-- > 0) {
+    const Instruction& s = body[j].instr;
+    if (body[j].kind == Statement::Kind::Instr && s.opcode == "st" && s.operands.size() == 2 &&
+        s.operands[0].kind == Operand::Kind::Address && s.operands[0].name == param) {
+      reg = s.operands[1].name;
+      break;
+    }
+  }
+  auto global_string = [&](const std::string& name) -> std::optional<std::string> {
+    for (const VarDecl& d : mod_.globals) {
+      if (d.name != name || (d.space != Space::Global && d.space != Space::Const) || d.type.bits != 8) continue;
+      std::string str;
+      for (uint64_t c : d.init) {
+        if (c == 0) break;
+        str.push_back(static_cast<char>(c));
+      }
+      return str;
+    }
+    return std::nullopt;
+  };
+  for (int steps = 0; steps < 16 && !reg.empty(); ++steps) {
+    if (auto str = global_string(reg)) return *str;
+    bool found = false;
+    while (j-- > 0) {
+      const Instruction& s = body[j].instr;
+      if (body[j].kind != Statement::Kind::Instr || s.operands.empty() || s.operands[0].kind != Operand::Kind::Reg ||
+          s.operands[0].name != reg)
+        continue;
+      if ((s.opcode == "mov" || s.opcode == "cvta") && s.operands.size() == 2) {
+        reg = s.operands[1].name;
+        found = true;
+      }
+      break;
+    }
+    if (!found) break;
+  }
+  fail(not_literal);
+}
+
+// Reserve a record in the printf buffer (docs/runtime.md): ATOM.ADD on the buffer's byte count.
+// Returns the record's address; `fits` is set where the record lies inside the buffer.
+uint32_t Lowering::printf_reserve(uint32_t record_bytes, uint32_t& fits) {
+  const uint32_t buf = temp(), old = temp(), end = temp(), rec = temp(), size = materialize32(record_bytes);
+  fits = temp_pred();
+  Em a(*this);
+  a(fmt::format("MOV {}, c[0][{:#x}]", a.r(buf), g::kC0PrintfBuf));
+  Em b(*this);
+  b(fmt::format("ATOM.ADD.U32 {}, [{}], {}", b.r(old), b.r(buf), b.r(size)));
+  Em c(*this);
+  c(fmt::format("IADD {}, {}, {}", c.r(end), c.r(old), c.r(size)));
+  Em d(*this);
+  d(fmt::format("ISETP.LE.U32 {}, PT, {}, c[0][{:#x}]", d.p(fits), d.r(end), g::kC0PrintfSize));
+  Em e(*this);
+  e(fmt::format("IADD {}, {}, {}", e.r(rec), e.r(buf), e.r(old)));
+  Em h(*this);
+  guard_with(h(fmt::format("STG [{}], {}", h.r(rec), h.r(size))), fits);
+  Em z(*this);
+  guard_with(z(fmt::format("STG [{}+0x4], RZ", z.r(rec))), fits);
+  return rec;
+}
+
+void Lowering::call(const Instruction& in) {
+  if (guard_pred_) fail("internal error: guarded call reached the lowering");
+  const std::string& callee = in.operands.at(1).name;
+  const std::vector<Operand> none;
+  const auto& rets = in.operands.at(0).kind == Operand::Kind::Vector ? in.operands.at(0).elems : none;
+  const auto& args = in.operands.size() > 2 && in.operands.at(2).kind == Operand::Kind::Vector ? in.operands.at(2).elems : none;
+  auto store_words = [&](uint32_t rec, uint32_t at, uint32_t lo, uint32_t hi, uint32_t fits) {
+    Em e(*this);
+    guard_with(e(fmt::format("STG [{}+{:#x}], {}", e.r(rec), at, e.r(lo))), fits);
+    if (!hi) return;
+    Em e2(*this);
+    guard_with(e2(fmt::format("STG [{}+{:#x}], {}", e2.r(rec), at + 4, e2.r(hi))), fits);
+  };
+  if (callee == "vprintf") {
+    if (args.size() != 2) fail("vprintf takes two arguments (format, argument buffer)");
+    const std::string format = format_string(in, args[0].name);
+    const uint32_t arg_bytes = printf_argument_bytes(format);
+    const uint32_t record = (kPrintfRecordHeaderBytes + arg_bytes + 7) / 8 * 8;
+    uint32_t fits = 0;
+    const uint32_t rec = printf_reserve(record, fits);
+    store_words(rec, 8, param_word(args[0].name, 0), param_word(args[0].name, 1), fits);
+    if (arg_bytes) {  // copy the argument buffer (local memory, through its generic address)
+      const uint32_t src = pair_of_param(args[1].name);
+      for (uint32_t w = 0; w < (arg_bytes + 3) / 4; ++w) {
+        const uint32_t t = temp();
+        Em e(*this);
+        guard_with(e(fmt::format("LD.E {}, [{}+{:#x}]", e.r(t), e.r(src), 4 * w)), fits);
+        store_words(rec, kPrintfRecordHeaderBytes + 4 * w, t, 0, fits);
+      }
+    }
+    if (!rets.empty()) {  // printf returns the number of arguments
+      unsigned count = 0;
+      for (const auto& c : parse_printf_format(format)) count += c.stars + (c.bytes ? 1 : 0);
+      Em e(*this);
+      e(fmt::format("MOV32I {}, {:#x}", e.r(param_word(rets[0].name, 0)), count));
+    }
+    return;
+  }
+  if (callee == "__assertfail") {
+    // (message, file, line, function, char size): one printf record in CUDA's wording, then TRAP.
+    if (args.size() != 5) fail("__assertfail takes five arguments");
+    auto sym = layout_.symbols.find(kAssertFormatSymbol);
+    if (sym == layout_.symbols.end()) fail("internal error: the assertion message format is missing");
+    uint32_t fits = 0;
+    const uint32_t rec = printf_reserve(kPrintfRecordHeaderBytes + 56, fits);
+    const uint32_t fmt_addr = temp(2);
+    Em f(*this);
+    f(fmt::format("MOV {}, c[1][{:#x}]", f.r(fmt_addr), sym->second.offset));
+    Em f2(*this);
+    f2(fmt::format("MOV {}, c[1][{:#x}]", f2.hi(fmt_addr), sym->second.offset + 4));
+    const uint32_t base = kPrintfRecordHeaderBytes;
+    Em fa(*this);
+    guard_with(fa(fmt::format("STG [{}+0x8], {}", fa.r(rec), fa.r(fmt_addr))), fits);
+    Em fb(*this);
+    guard_with(fb(fmt::format("STG [{}+0xc], {}", fb.r(rec), fb.hi(fmt_addr))), fits);
+    store_words(rec, base + 0, param_word(args[1].name, 0), param_word(args[1].name, 1), fits);  // file
+    store_words(rec, base + 8, param_word(args[2].name, 0), 0, fits);                            // line
+    store_words(rec, base + 16, param_word(args[3].name, 0), param_word(args[3].name, 1), fits); // function
+    const char* sregs[] = {"SR_CTAID_X", "SR_CTAID_Y", "SR_CTAID_Z", "SR_TID_X", "SR_TID_Y", "SR_TID_Z"};
+    for (unsigned k = 0; k < 6; ++k) {
+      const uint32_t t = temp();
+      Em e(*this);
+      e(fmt::format("S2R {}, {}", e.r(t), sregs[k]));
+      store_words(rec, base + 24 + 4 * k, t, 0, fits);
+    }
+    store_words(rec, base + 48, param_word(args[0].name, 0), param_word(args[0].name, 1), fits);  // message
+    Em m(*this);
+    m("MEMBAR.GL");
+    Em t(*this);
+    t("TRAP");
+    return;
+  }
+  fail(fmt::format("internal error: call of '{}' reached the lowering", callee));
 }
 
 // ---- integer ------------------------------------------------------------------------------------
@@ -1026,6 +1257,8 @@ void Lowering::cvt(const Instruction& in) {
   auto ftype = [](const Type& t) { return fmt::format("F{}", t.bits); };
   Em e(*this);
   if (dt.kind == Type::Kind::F && st.kind == Type::Kind::F) {
+    // Widening is exact and has an integer sequence that needs no DP unit.
+    if (dt.bits == 64 && st.bits == 32 && sat.empty() && sequence(ftz.empty() ? "cvt.f64.f32" : "cvt.ftz.f64.f32", {a}, {d})) return;
     const std::string r = rounding(in, true);
     const bool rint = !r.empty() && std::any_of(in.mods.begin(), in.mods.end(), [](const std::string& m) { return m.size() == 3 && m.back() == 'i'; });
     e(fmt::format("F2F.{}.{}{}{}{}{} {}, {}", ftype(dt), ftype(st), rint ? ".RINT" : "", r, ftz, sat, e.r(d), e.r(a)));

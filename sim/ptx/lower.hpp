@@ -26,6 +26,12 @@ struct Layout {
   uint32_t dynamic_shared_offset = 0;  // where extern .shared arrays start
 };
 
+/// The global string the translator adds for assertion messages (CUDA's wording), when a kernel
+/// calls __assertfail.
+inline constexpr const char* kAssertFormatSymbol = "$tsm$assert_format";
+inline constexpr const char* kAssertFormat =
+    "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n";
+
 /// Lower the body of `fn` (an entry) to machine IR. Throws PtxError for anything unsupported.
 MFunction lower_function(const Module& mod, const Function& fn, const Layout& layout);
 

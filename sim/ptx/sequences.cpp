@@ -784,6 +784,42 @@ std::vector<Sequence> build_all() {
     BREV %d.lo, %a.hi
     MOV %d.hi, %t0
 )"));
+  // f32 -> f64 is exact: re-bias the exponent, normalize subnormals (CLZ), keep NaN payloads
+  // (quieted) and infinities. Integer-only, so it runs on configurations without a DP unit
+  // (printf promotes every float argument to double).
+  for (const bool ftz : {false, true})
+    v.push_back(make(ftz ? "cvt.ftz.f64.f32" : "cvt.f64.f32", {reg("%a")}, {pair("%d")}, std::string(R"(
+    BFE.U32 %t0, %a, 0x1700
+    BFE.U32 %t1, %a, 0x817
+    SHR.U32 %t2, %a, 31
+    SHL %t2, %t2, 31
+    SHR.U32 %t4, %t0, 3
+    SHL %t5, %t0, 29
+    IADD %t3, %t1, 896
+    SHL %t3, %t3, 20
+    LOP.OR %t3, %t3, %t4
+    ISETP.EQ.U32.AND %p0, PT, %t1, 255, PT
+    MOV32I %t6, 0x7FF00000
+@%p0 LOP.OR %t3, %t4, %t6
+    ISETP.NE.U32.AND %p1, PT, %t0, RZ, %p0
+    MOV32I %t6, 0x7FF80000
+@%p1 LOP.OR %t3, %t4, %t6
+    ISETP.EQ.U32.AND %p2, PT, %t1, RZ, PT
+@%p2 MOV %t3, RZ
+@%p2 MOV %t5, RZ
+)") + (ftz ? "" : R"(    ISETP.NE.U32.AND %p3, PT, %t0, RZ, %p2
+@%p3 CLZ %t7, %t0
+@%p3 IADD %t8, %t7, 1
+@%p3 SHL %t8, %t0, %t8
+@%p3 SHR.U32 %t3, %t8, 12
+@%p3 SHL %t5, %t8, 20
+@%p3 IADD %t7, RZ, -%t7
+@%p3 IADD %t7, %t7, 905
+@%p3 SHL %t7, %t7, 20
+@%p3 LOP.OR %t3, %t3, %t7
+)") + R"(    LOP.OR %d.hi, %t3, %t2
+    MOV %d.lo, %t5
+)"));
   v.push_back(bfind("bfind.u32", 32, false, false));
   v.push_back(bfind("bfind.s32", 32, true, false));
   v.push_back(bfind("bfind.shiftamt.u32", 32, false, true));

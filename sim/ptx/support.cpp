@@ -10,7 +10,7 @@ const std::vector<SupportEntry>& support_table() {
       {"ld", "b/u/s 8-64, f32, f64; .v2/.v4", "global, shared, local, const, param, generic; nc, volatile, cache hints ignored",
        "LDG/LDS/LDL/LD (.E for 64-bit addresses), LDC, parameters as c[0] operands", ""},
       {"ldu", "as ld", "global", "LDG", ""},
-      {"st", "b/u/s 8-64, f32, f64; .v2/.v4", "global, shared, local, generic", "STG/STS/STL/ST", "st.param outside call sequences"},
+      {"st", "b/u/s 8-64, f32, f64; .v2/.v4", "global, shared, local, generic; param of calls", "STG/STS/STL/ST; MOV/BFI into parameter registers", "st.param to kernel parameters"},
       {"mov", "all, pred", "special registers, symbols (addresses of variables)", "MOV, S2R, PLOP", ""},
       {"cvta", "u32, u64", "global, shared, local; to", "MOV, or IADD of the window base in c[0]", "other state spaces"},
       {"add", "s/u 32/64, f32, f64", "sat (s32), rn rz rm rp, ftz, sat (f32)", "IADD (carry chain for 64-bit), FADD, DADD", "f16"},
@@ -62,7 +62,10 @@ const std::vector<SupportEntry>& support_table() {
       {"activemask", "b32", "", "VOTE.ANY of PT", ""},
       {"shfl", "b32", "sync; idx, up, down, bfly; predicate output", "SHFL", ""},
       {"bra", "", "uni", "BRA, with SSY/SYNC or PBK/BRK placed by the reconvergence pass", "loops with several exit targets"},
-      {"ret", "", "", "EXIT (in kernels)", "returns from device functions"},
+      {"call", "", "uni; direct calls of device functions defined in the module, vprintf, __assertfail",
+       "the callee's body inlined (parameters in registers); vprintf: a printf-buffer record (ATOM.ADD, STG); __assertfail: "
+       "a message record and TRAP", "indirect calls, recursion, separately compiled functions"},
+      {"ret", "", "", "EXIT in kernels, a branch to the call site's continuation in inlined functions", ""},
       {"exit", "", "", "EXIT", ""},
       {"trap", "", "", "TRAP", ""},
       {"brkpt", "", "", "TRAP", ""},
@@ -86,9 +89,7 @@ std::string support_markdown() {
       "| PTX | types | modifiers | native instructions | not yet supported |\n|---|---|---|---|---|\n";
   for (const auto& e : support_table())
     s += fmt::format("| `{}` | {} | {} | {} | {} |\n", e.opcode, e.types, e.modifiers, e.lowering, *e.limits ? e.limits : "—");
-  s += "\nNot supported at all yet: calls to device functions that the compiler did not inline (`call`, except as noted), "
-       "`vprintf`, textures and surfaces, f16 arithmetic, spilling registers to local memory (a kernel that needs more than "
-       "`--maxrregcount` registers is refused).\n";
+  s += "\nNot supported at all yet: textures and surfaces, f16 arithmetic, indirect calls and recursion.\n";
   return s;
 }
 

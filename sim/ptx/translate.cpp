@@ -9,6 +9,7 @@
 
 #include "isa/isa.hpp"
 #include "ptx/builder.hpp"
+#include "ptx/inline.hpp"
 #include "ptx/lower.hpp"
 #include "ptx/reconverge.hpp"
 
@@ -290,10 +291,35 @@ TranslateResult translate(const Module& ptx, const TranslateOptions& options) {
       throw PtxError(ptx.file, d.loc, fmt::format("module-scope variables in this state space are not supported ('{}')", d.name));
     }
   }
+  // Assertion messages are printf records with a format the translator supplies.
+  const bool asserts = std::any_of(ptx.functions.begin(), ptx.functions.end(), [](const Function& f) {
+    return std::any_of(f.body.begin(), f.body.end(), [](const Statement& st) {
+      return st.kind == Statement::Kind::Instr && st.instr.opcode == "call" && st.instr.operands.size() > 1 &&
+             st.instr.operands[1].name == "__assertfail";
+    });
+  });
+  if (asserts) {
+    VarDecl d;
+    d.space = Space::Global;
+    d.type = Type{Type::Kind::B, 8};
+    d.name = kAssertFormatSymbol;
+    for (const char* c = kAssertFormat; *c; ++c) d.init.push_back(static_cast<uint8_t>(*c));
+    d.init.push_back(0);
+    d.dims = {d.init.size()};
+    d.has_init = true;
+    const uint32_t off = static_cast<uint32_t>(out.global_data.size());
+    const auto init = init_bytes(d);
+    out.global_data.insert(out.global_data.end(), init.begin(), init.end());
+    const uint32_t slot = align_up(static_cast<uint32_t>(bank1.size()), 8);
+    bank1.resize(slot + 8, 0);
+    out.globals.push_back(data_symbol(d, g::kCbankLiterals, off, slot));
+    common.symbols[d.name] = {Space::Global, slot, static_cast<uint32_t>(init.size())};
+  }
   if (bank1.empty()) out.cbanks.erase(g::kCbankLiterals);
 
-  for (const Function& fn : ptx.functions) {
-    if (!fn.is_entry) continue;  // device functions are translated where they are called (not yet)
+  for (const Function& kernel : ptx.functions) {
+    if (!kernel.is_entry) continue;  // device functions are inlined where they are called
+    const Function fn = inline_calls(ptx, kernel);
     Layout layout = common;
     KernelInfo k;
     k.name = fn.name;

@@ -32,79 +32,63 @@ class Record {
 
 std::string format_record(const std::string& fmt_str, Record& rec, const DeviceStringReader& read_string) {
   std::string out;
-  for (size_t i = 0; i < fmt_str.size(); ++i) {
-    if (fmt_str[i] != '%') {
-      out += fmt_str[i];
-      continue;
-    }
-    if (i + 1 < fmt_str.size() && fmt_str[i + 1] == '%') {
+  size_t at = 0;
+  for (const PrintfConversion& c : parse_printf_format(fmt_str)) {
+    out += fmt_str.substr(at, c.begin - at);
+    at = c.end;
+    if (c.end == c.begin + 2 && fmt_str[c.begin + 1] == '%') {
       out += '%';
-      ++i;
       continue;
     }
-    size_t j = i + 1;
-    while (j < fmt_str.size() && std::strchr("-+ #0123456789.", fmt_str[j])) ++j;
-    size_t len_start = j;
-    while (j < fmt_str.size() && std::strchr("hlLqjzt", fmt_str[j])) ++j;
-    const std::string_view length(fmt_str.data() + len_start, j - len_start);
-    if (j >= fmt_str.size()) {
-      out += fmt_str.substr(i);
-      break;
+    if (c.conv == 0) {  // unknown or truncated: as text
+      out += fmt_str.substr(c.begin, c.end - c.begin);
+      continue;
     }
-    const char conv = fmt_str[j];
-    const std::string spec_no_len = fmt_str.substr(i, len_start - i);
-    const bool wide = length.find('l') != std::string_view::npos || length == "j" || length == "z" || length == "t" || length == "q";
-    uint64_t v = 0;
-    char buf[512];
+    // '*' widths and precisions come first, as ints; substitute them into the spec.
+    std::string spec;
     bool ok = true;
-    switch (conv) {
+    for (char ch : c.spec) {
+      if (ch != '*') {
+        spec += ch;
+        continue;
+      }
+      uint64_t w = 0;
+      ok = ok && rec.next(4, w);
+      spec += std::to_string(static_cast<int32_t>(w));
+    }
+    uint64_t v = 0;
+    ok = ok && rec.next(c.bytes, v);
+    char buf[512];
+    const bool wide = c.bytes == 8;
+    switch (c.conv) {
       case 'd':
       case 'i':
-        ok = rec.next(wide ? 8 : 4, v);
-        std::snprintf(buf, sizeof buf, (spec_no_len + "lld").c_str(),
+        std::snprintf(buf, sizeof buf, (spec + "lld").c_str(),
                       wide ? static_cast<long long>(v) : static_cast<long long>(static_cast<int32_t>(v)));
         break;
       case 'u':
       case 'x':
       case 'X':
       case 'o':
-        ok = rec.next(wide ? 8 : 4, v);
-        std::snprintf(buf, sizeof buf, (spec_no_len + "ll" + conv).c_str(), static_cast<unsigned long long>(v));
+        std::snprintf(buf, sizeof buf, (spec + "ll" + c.conv).c_str(),
+                      static_cast<unsigned long long>(wide ? v : static_cast<uint32_t>(v)));
         break;
-      case 'c':
-        ok = rec.next(4, v);
-        std::snprintf(buf, sizeof buf, (spec_no_len + "c").c_str(), static_cast<int>(v));
+      case 'c': std::snprintf(buf, sizeof buf, (spec + "c").c_str(), static_cast<int>(v)); break;
+      case 's': {
+        const std::string str = read_string(static_cast<uint32_t>(v), 4096);
+        std::snprintf(buf, sizeof buf, (spec + "s").c_str(), str.c_str());
         break;
-      case 'f':
-      case 'F':
-      case 'e':
-      case 'E':
-      case 'g':
-      case 'G':
-      case 'a':
-      case 'A': {
-        ok = rec.next(8, v);
+      }
+      case 'p': std::snprintf(buf, sizeof buf, "%#llx", static_cast<unsigned long long>(v)); break;
+      default: {  // floating point, promoted to double
         double d;
         std::memcpy(&d, &v, 8);
-        std::snprintf(buf, sizeof buf, (spec_no_len + conv).c_str(), d);
-        break;
+        std::snprintf(buf, sizeof buf, (spec + c.conv).c_str(), d);
       }
-      case 's': {
-        ok = rec.next(8, v);
-        const std::string str = read_string(static_cast<uint32_t>(v), 4096);
-        std::snprintf(buf, sizeof buf, (spec_no_len + "s").c_str(), str.c_str());
-        break;
-      }
-      case 'p':
-        ok = rec.next(8, v);
-        std::snprintf(buf, sizeof buf, "%#llx", static_cast<unsigned long long>(v));
-        break;
-      default:
-        std::snprintf(buf, sizeof buf, "%s", fmt_str.substr(i, j - i + 1).c_str());
     }
     out += ok ? buf : "<missing argument>";
-    i = j;
   }
+  out += fmt_str.substr(std::min(at, fmt_str.size()));
   return out;
 }
 

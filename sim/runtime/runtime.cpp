@@ -33,8 +33,8 @@ const char* error_name(ErrorCode code) {
   return "cudaErrorUnknown";
 }
 
-RuntimeError::RuntimeError(ErrorCode c, const std::string& message)
-    : std::runtime_error(fmt::format("{}: {}", error_name(c), message)), code(c) {}
+RuntimeError::RuntimeError(ErrorCode c, const std::string& message, std::string printed)
+    : std::runtime_error(fmt::format("{}: {}", error_name(c), message)), code(c), printf_output(std::move(printed)) {}
 
 namespace {
 
@@ -262,7 +262,10 @@ LaunchResult Runtime::launch(ModuleId id, std::string_view kernel, Dim3 grid, Di
   try {
     result.stats = backend_->launch(spec);
   } catch (const golden::Fault& f) {
-    throw RuntimeError(error_for(f.kind), f.what());
+    // What the kernel printed before the fault (an assertion's message among it) is not lost.
+    const std::string printed = drain_printf();
+    if (printf_sink_ && !printed.empty()) std::fputs(printed.c_str(), printf_sink_);
+    throw RuntimeError(error_for(f.kind), f.what(), printed);
   }
   result.printf_output = drain_printf();
   if (printf_sink_ && !result.printf_output.empty()) std::fputs(result.printf_output.c_str(), printf_sink_);

@@ -41,8 +41,9 @@ const char* error_name(ErrorCode code);
 
 class RuntimeError : public std::runtime_error {
  public:
-  RuntimeError(ErrorCode code, const std::string& message);
+  RuntimeError(ErrorCode code, const std::string& message, std::string printf_output = {});
   ErrorCode code;
+  std::string printf_output;  ///< for a kernel fault: what the kernel printed before it (already sent to the sink)
 };
 
 using DevicePtr = uint32_t;

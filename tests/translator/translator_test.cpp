@@ -7,6 +7,8 @@
 #include <bit>
 #include <climits>
 #include <random>
+#include <sstream>
+#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -252,6 +254,77 @@ TEST_P(Compiled, DivisionSquareRootAndSixtyFourBitHelpers) {
     ASSERT_EQ(i64[3 * i], div64(x[i], y[i])) << i;
     ASSERT_EQ(i64[3 * i + 1], rem64(x[i], y[i])) << i;
     ASSERT_EQ(i64[3 * i + 2], (x[i] < y[i] ? 1000 : 0) + std::popcount(static_cast<uint64_t>(x[i]))) << i;
+  }
+}
+
+TEST_P(Compiled, DeviceFunctionCallsAreInlined) {
+  const auto mod = load("calls");
+  const uint32_t n = 301;
+  std::vector<int32_t> in(n);
+  for (auto& v : in) v = static_cast<int32_t>(rng_() % 100000) - 50000;
+  const auto din = upload(in), dout = upload(std::vector<int32_t>(3 * n, 0x5A5A5A5A)), dwide = upload(std::vector<int64_t>(n));
+  rt_.launch(mod, "calls", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(din).ptr(dout).ptr(dwide));
+  const auto out = download<int32_t>(dout, 3 * n);
+  const auto wide = download<int64_t>(dwide, n);
+  struct Item {
+    int weight;
+    float scale;
+    char bias;
+    short tag;
+  };
+  auto score = [](int x, Item it) { return x * it.weight + static_cast<int>(it.scale * 4.0f) + it.bias - it.tag; };
+  for (uint32_t i = 0; i < n; ++i) {
+    const int x = in[i];
+    const Item it{x & 7, 1.25f * static_cast<float>(x & 3), static_cast<char>(x & 0x7F), static_cast<short>(x >> 4)};
+    int r = score(x, it);
+    if (x & 1) r += score(x, it) + score(x + 1, it);
+    r += static_cast<int>(static_cast<float>(x) * 0.5f);
+    ASSERT_EQ(out[3 * i], r) << i;
+    ASSERT_EQ(out[3 * i + 1], x % 3 == 0 ? x : 0x5A5A5A5A) << i;
+    ASSERT_EQ(out[3 * i + 2], x % 3 == 0 ? 0x5A5A5A5A : -x) << i;
+    ASSERT_EQ(wide[i], static_cast<int64_t>(x) * (0x100000001LL * (i + 1)) + 1) << i;
+  }
+}
+
+TEST_P(Compiled, PrintfRecordsEveryArgumentKind) {
+  const auto mod = load("printf");
+  const uint32_t n = 77;
+  std::vector<float> v(n);
+  for (uint32_t i = 0; i < n; ++i) v[i] = static_cast<float>(i) * 0.37f - 5.0f;
+  const auto r = rt_.launch(mod, "print", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(upload(v)));
+  std::vector<std::string> want;
+  for (uint32_t i = 0; i < n; ++i) {
+    char line[256];
+    std::snprintf(line, sizeof line, "[%d] u=%u x=%#x ll=%lld c=%c f=%.3f s=%s w=%*d|", static_cast<int>(i), 4000000000u + i,
+                  0xABC0 + i, -1234567890123LL * (i + 1), static_cast<char>('a' + i % 26), static_cast<double>(v[i]),
+                  (i & 1) ? "odd" : "even", 4, static_cast<int>(i));
+    want.push_back(line);
+    if (i % 4 == 0) want.push_back(fmt::format("{} is a multiple of 4", i));
+  }
+  std::vector<std::string> got;
+  std::stringstream ss(r.printf_output);
+  for (std::string l; std::getline(ss, l);) got.push_back(l);
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());  // threads reserve records in scheduling order
+  EXPECT_EQ(got, want);
+}
+
+TEST_P(Compiled, FailedAssertPrintsCudasMessageAndFaults) {
+  const auto mod = load("assert");
+  const uint32_t n = 150;
+  std::vector<int32_t> in(n, 1);
+  in[37] = -1;
+  in[140] = -5;
+  try {
+    rt_.launch(mod, "check", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(upload(in)));
+    FAIL() << "the launch should fail";
+  } catch (const tsm::RuntimeError& e) {
+    EXPECT_EQ(e.code, tsm::ErrorCode::Assert);
+    // The first failing thread stops the launch; its message is there in CUDA's wording.
+    const std::string tid = fmt::format("block: [{},0,0], thread: [{},0,0]", 37 / block(), 37 % block());
+    EXPECT_NE(e.printf_output.find("assert.cu:4: void check(int, const int *): " + tid + " Assertion `in[i] >= 0` failed."),
+              std::string::npos)
+        << e.printf_output;
   }
 }
 
