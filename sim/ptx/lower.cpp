@@ -300,6 +300,11 @@ Val Lowering::value(const Operand& op, const Type& t) {
       return v;
     }
     case Operand::Kind::Symbol: {
+      if (op.name == "WARP_SZ") {  // PTX's predefined warp-size constant (nvcc's warpSize)
+        v.kind = Val::Kind::Imm;
+        v.imm = 32;
+        return v;
+      }
       auto it = layout_.symbols.find(op.name);
       if (it == layout_.symbols.end()) fail(fmt::format("unknown symbol '{}'", op.name));
       const Symbol& s = it->second;
@@ -309,9 +314,10 @@ Val Lowering::value(const Operand& op, const Type& t) {
         v.off = s.offset;
         return v;
       }
-      if (s.space == Space::Param || s.space == Space::Const)
-        fail(fmt::format("the address of {} variable '{}' cannot be taken", s.space == Space::Param ? "parameter" : "constant", op.name));
-      v.kind = Val::Kind::Imm;  // shared and local addresses are offsets within their space
+      if (s.space == Space::Param) fail(fmt::format("the address of parameter '{}' cannot be taken", op.name));
+      // Shared and local addresses are offsets within their space; a constant variable's address
+      // is its offset in bank 2, which ld.const through a register reads with LDC.
+      v.kind = Val::Kind::Imm;
       v.imm = s.offset;
       return v;
     }

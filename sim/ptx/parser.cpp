@@ -1097,7 +1097,7 @@ class Parser {
 
   // ---- name resolution ----
   void resolve_names() {
-    std::unordered_set<std::string> module_names;
+    std::unordered_set<std::string> module_names = {"WARP_SZ"};  // PTX's predefined constant
     for (const VarDecl& g : module_.globals) module_names.insert(g.name);
     for (const Function& f : module_.functions) module_names.insert(f.name);
     for (Function& fn : module_.functions) {

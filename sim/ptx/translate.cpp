@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "config/occupancy.hpp"
 #include "isa/isa.hpp"
 #include "ptx/builder.hpp"
 #include "ptx/inline.hpp"
@@ -75,6 +76,7 @@ std::vector<uint8_t> init_bytes(const VarDecl& d) {
 struct Allocation {
   std::vector<int> phys;  // per vreg: first physical register or predicate, -1 if unused
   uint32_t registers = 0;
+  uint32_t spill = 0;     // when allocation failed: the vreg to spill (0: none can be)
 };
 
 bool is_def(const MInst& m, isa::Field f) {
@@ -87,7 +89,10 @@ bool is_def(const MInst& m, isa::Field f) {
   return false;
 }
 
-Allocation allocate(const MFunction& f, uint32_t budget, const std::string& file, const std::string& kernel) {
+// One attempt at allocation. When registers run out, returns with `spill` naming the live value
+// whose interval reaches furthest (not a sequence's pinned operand, not a spill temporary).
+Allocation allocate_once(const MFunction& f, uint32_t budget, const std::string& file, const std::string& kernel,
+                         const std::vector<bool>& unspillable) {
   const size_t nv = f.vregs.size();
   const size_t nb = f.blocks.size();
   // Positions: each instruction, plus one for each block's terminator.
@@ -104,10 +109,14 @@ Allocation allocate(const MFunction& f, uint32_t budget, const std::string& file
     first[v] = std::min(first[v], p);
     last[v] = std::max(last[v], p);
   };
+  std::vector<bool> pinned(nv, false);
+  std::vector<Loc> pos_loc(pos);
   for (size_t b = 0; b < nb; ++b) {
     const MBlock& blk = f.blocks[b];
     size_t p = block_start[b];
     for (const MInst& m : blk.insts) {
+      for (uint32_t v : m.pins) pinned[v] = true;
+      pos_loc[p] = m.loc;
       const bool guarded = isa::get(m.word, isa::Field::pg) != isa::kPT || isa::get(m.word, isa::Field::pgn);
       for (const auto& bind : m.binds) {
         const bool d = bind.field != isa::Field::pg && is_def(m, bind.field);
@@ -144,6 +153,37 @@ Allocation allocate(const MFunction& f, uint32_t budget, const std::string& file
       }
     }
   }
+  // A value is only worth keeping where some definition of it can have happened: a guarded write
+  // to a fresh temporary reads as a use above, but nothing upstream of its first write matters.
+  std::vector<std::vector<bool>> defs_any(nb, std::vector<bool>(nv)), reach_in(nb, std::vector<bool>(nv)),
+      reach_out(nb, std::vector<bool>(nv));
+  for (size_t b = 0; b < nb; ++b)
+    for (const MInst& m : f.blocks[b].insts)
+      for (const auto& bind : m.binds)
+        if (bind.field != isa::Field::pg && is_def(m, bind.field)) defs_any[b][bind.vreg] = true;
+  std::vector<std::vector<int>> preds(nb);
+  for (size_t b = 0; b < nb; ++b)
+    for (int s2 : successors(f, static_cast<int>(b))) preds[static_cast<size_t>(s2)].push_back(static_cast<int>(b));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = 0; b < nb; ++b) {
+      std::vector<bool> in(nv, false);
+      for (int pb : preds[b])
+        for (size_t v = 0; v < nv; ++v) in[v] = in[v] || reach_out[static_cast<size_t>(pb)][v];
+      std::vector<bool> out(nv);
+      for (size_t v = 0; v < nv; ++v) out[v] = in[v] || defs_any[b][v];
+      if (in != reach_in[b] || out != reach_out[b]) {
+        reach_in[b] = std::move(in);
+        reach_out[b] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+  for (size_t b = 0; b < nb; ++b)
+    for (size_t v = 1; v < nv; ++v) {
+      live_in[b][v] = live_in[b][v] && reach_in[b][v];
+      live_out[b][v] = live_out[b][v] && reach_out[b][v];
+    }
   for (size_t b = 0; b < nb; ++b)
     for (size_t v = 1; v < nv; ++v) {
       if (live_in[b][v]) touch(static_cast<uint32_t>(v), block_start[b]);
@@ -156,8 +196,15 @@ Allocation allocate(const MFunction& f, uint32_t budget, const std::string& file
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return first[a] < first[b]; });
   Allocation a;
   a.phys.assign(nv, -1);
+  // A register is free for v from the position where its last value dies: an instruction reads
+  // its operands before it writes, so a destination may take a dying source's register. Not a
+  // dead destination's register at its own position, though (two destinations would collide).
   std::vector<size_t> reg_busy_until(isa::kRZ, 0), pred_busy_until(isa::kPT, 0);
-  std::vector<bool> reg_used(isa::kRZ, false), pred_used(isa::kPT, false);
+  std::vector<bool> reg_used(isa::kRZ, false), pred_used(isa::kPT, false), reg_dead_def(isa::kRZ, false);
+  std::vector<uint32_t> reg_owner(isa::kRZ, 0);
+  auto reg_free_at = [&](unsigned r, size_t at) {
+    return !reg_used[r] || reg_busy_until[r] < at || (reg_busy_until[r] == at && !reg_dead_def[r]);
+  };
   for (uint32_t v : order) {
     const VRegInfo& info = f.vregs[v];
     if (info.pred) {
@@ -165,7 +212,7 @@ Allocation allocate(const MFunction& f, uint32_t budget, const std::string& file
       for (unsigned p = 0; p < isa::kPT && got < 0; ++p)
         if (!pred_used[p] || pred_busy_until[p] < first[v]) got = static_cast<int>(p);
       if (got < 0)
-        throw PtxError(file, Loc{}, fmt::format("kernel {} needs more than {} live predicates at once; predicate spilling is not supported yet", kernel, isa::kPT));
+        throw PtxError(file, Loc{}, fmt::format("kernel {} needs more than {} live predicates at once; predicate spilling is not supported", kernel, isa::kPT));
       pred_used[static_cast<size_t>(got)] = true;
       pred_busy_until[static_cast<size_t>(got)] = last[v];
       a.phys[v] = got;
@@ -175,22 +222,131 @@ Allocation allocate(const MFunction& f, uint32_t budget, const std::string& file
     int got = -1;
     for (unsigned r = 0; r + w <= budget && got < 0; r += w) {
       bool free = true;
-      for (unsigned k = 0; k < w && free; ++k) free = !reg_used[r + k] || reg_busy_until[r + k] < first[v];
+      for (unsigned k = 0; k < w && free; ++k) free = reg_free_at(r + k, first[v]);
       if (free) got = static_cast<int>(r);
     }
-    if (got < 0)
-      throw PtxError(file, Loc{},
-                     fmt::format("kernel {} needs more than {} registers per thread (--maxrregcount); spilling to local memory is not supported yet",
-                                 kernel, budget));
+    if (got < 0) {
+      // Spill the candidate live here (v included) whose interval ends last.
+      uint32_t victim = 0;
+      auto consider = [&](uint32_t c) {
+        if (c == 0 || unspillable[c] || pinned[c] || f.vregs[c].pred || last[c] <= first[c] + 1) return;
+        if (victim == 0 || last[c] > last[victim]) victim = c;
+      };
+      consider(v);
+      for (unsigned r = 0; r < budget; ++r)
+        if (reg_used[r] && reg_busy_until[r] >= first[v]) consider(reg_owner[r]);
+      a.spill = victim;
+      if (victim == 0)
+        throw PtxError(file, first[v] < pos_loc.size() ? pos_loc[first[v]] : Loc{},
+                       fmt::format("kernel {}: this instruction needs more than the {} registers per thread allowed "
+                                   "(--maxrregcount, launch bounds) even with every other value spilled to local memory",
+                                   kernel, budget));
+      return a;
+    }
     for (unsigned k = 0; k < w; ++k) {
       reg_used[static_cast<size_t>(got) + k] = true;
       reg_busy_until[static_cast<size_t>(got) + k] = last[v];
+      reg_dead_def[static_cast<size_t>(got) + k] = first[v] == last[v];
+      reg_owner[static_cast<size_t>(got) + k] = v;
     }
     a.phys[v] = got;
     a.registers = std::max(a.registers, static_cast<uint32_t>(got) + w);
   }
   a.registers = std::max(a.registers, 1u);
   return a;
+}
+
+// Keep `v` in local memory at byte `offset`: a fresh temporary per instruction that touches it,
+// loaded before (if read) and stored after (if written). Returns the temporaries.
+std::vector<uint32_t> spill(MFunction& f, uint32_t v, uint32_t offset) {
+  std::vector<uint32_t> temps;
+  const uint8_t width = f.vregs[v].width;
+  const std::string sz = width == 2 ? ".64" : width == 4 ? ".128" : "";
+  for (MBlock& blk : f.blocks) {
+    std::vector<MInst> out;
+    out.reserve(blk.insts.size());
+    for (MInst& m : blk.insts) {
+      bool reads = false, writes = false;
+      const bool guarded = isa::get(m.word, isa::Field::pg) != isa::kPT || isa::get(m.word, isa::Field::pgn);
+      for (const auto& bind : m.binds) {
+        if (bind.vreg != v) continue;
+        const bool d = bind.field != isa::Field::pg && is_def(m, bind.field);
+        if (d) writes = true;
+        if (!d || guarded) reads = true;
+      }
+      if (writes && width > 1) reads = true;  // a write of one word keeps the others: load them first
+      if (!reads && !writes) {
+        out.push_back(std::move(m));
+        continue;
+      }
+      const uint32_t t = f.new_vreg(width);
+      temps.push_back(t);
+      for (auto& bind : m.binds)
+        if (bind.vreg == v) bind.vreg = t;
+      const Loc loc = m.loc;
+      const std::vector<uint32_t> regs{t}, no_preds;
+      if (reads) out.push_back(build_inst(fmt::format("LDL{} %0, [RZ+{:#x}]", sz, offset), regs, no_preds, loc));
+      out.push_back(std::move(m));
+      if (writes) out.push_back(build_inst(fmt::format("STL{} [RZ+{:#x}], %0", sz, offset), regs, no_preds, loc));
+    }
+    blk.insts = std::move(out);
+  }
+  return temps;
+}
+
+struct Allocated {
+  Allocation alloc;
+  uint32_t spilled = 0;      // values kept in local memory
+  uint32_t spill_bytes = 0;  // local memory they take, after the kernel's own
+};
+
+// Allocate within `budget` registers, spilling to local memory (from byte `local_base`) as needed.
+Allocated allocate(MFunction& f, uint32_t budget, uint32_t local_base, const std::string& file, const std::string& kernel) {
+  Allocated r;
+  std::vector<bool> unspillable(f.vregs.size(), false);
+  uint32_t offset = (local_base + 7) / 8 * 8;
+  for (;;) {
+    r.alloc = allocate_once(f, budget, file, kernel, unspillable);
+    if (r.alloc.spill == 0) break;
+    const uint32_t v = r.alloc.spill;
+    const uint32_t bytes = 4u * f.vregs[v].width;
+    offset = (offset + bytes - 1) / bytes * bytes;
+    const std::vector<uint32_t> temps = spill(f, v, offset);
+    offset += bytes;
+    r.spill_bytes = offset - local_base;
+    ++r.spilled;
+    unspillable.resize(f.vregs.size(), false);
+    unspillable[v] = true;
+    for (uint32_t t : temps) unspillable[t] = true;
+  }
+  return r;
+}
+
+// --maxrregcount, lowered by .maxnreg, and by .maxntid/.reqntid so that such a block fits.
+uint32_t register_budget(const Function& fn, const TranslateOptions& o, const std::string& file) {
+  uint32_t budget = std::min<uint32_t>(o.max_registers, isa::kRZ);
+  if (fn.maxnreg) budget = std::min(budget, fn.maxnreg);
+  uint64_t threads = 0;
+  for (const uint32_t* d : {fn.reqntid, fn.maxntid})
+    if (d[0]) threads = uint64_t{d[0]} * std::max(1u, d[1]) * std::max(1u, d[2]);
+  if (threads == 0) return budget;
+  const config::SmConfig* cfg = config::find_config(o.config);
+  if (!cfg) throw PtxError(file, fn.loc, fmt::format("unknown configuration '{}'", o.config));
+  const Dim3 block{static_cast<uint32_t>(std::min<uint64_t>(threads, UINT32_MAX)), 1, 1};
+  for (; budget > 1; --budget) {
+    try {
+      (void)compute_occupancy(*cfg, block, {budget, 0});
+      return budget;
+    } catch (const LaunchConfigError&) {
+    }
+  }
+  try {
+    (void)compute_occupancy(*cfg, block, {1, 0});
+  } catch (const LaunchConfigError& e) {
+    throw PtxError(file, fn.loc, fmt::format("kernel {}: its launch bounds ({} threads) cannot fit configuration {}: {}",
+                                             fn.name, threads, o.config, e.what()));
+  }
+  return budget;
 }
 
 // ---- emission ------------------------------------------------------------------------------------
@@ -366,14 +522,18 @@ TranslateResult translate(const Module& ptx, const TranslateOptions& options) {
     }
     MFunction mf = lower_function(ptx, fn, layout);
     reconverge(mf, ptx.file);
-    const Allocation alloc = allocate(mf, options.max_registers, ptx.file, fn.name);
+    const uint32_t local_base = align_up(layout.local_bytes, 8);
+    const Allocated allocated = allocate(mf, register_budget(kernel, options, ptx.file), local_base, ptx.file, fn.name);
+    const Allocation& alloc = allocated.alloc;
+    if (allocated.spilled) layout.local_bytes = local_base + allocated.spill_bytes;
     const std::vector<uint64_t> code = emit(mf, alloc);
     out.text.insert(out.text.end(), code.begin(), code.end());
     k.regs = alloc.registers;
     k.shared_bytes = layout.shared_bytes;
     k.local_bytes = align_up(layout.local_bytes, 4);
     out.kernels.push_back(k);
-    result.stats.push_back({fn.name, k.regs, static_cast<uint32_t>(code.size()), k.shared_bytes, k.local_bytes});
+    result.stats.push_back({fn.name, k.regs, static_cast<uint32_t>(code.size()), k.shared_bytes, k.local_bytes,
+                            allocated.spilled, allocated.spill_bytes});
   }
   try {
     out.validate(ptx.file);

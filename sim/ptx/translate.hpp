@@ -11,6 +11,9 @@ namespace tsm::ptx {
 
 struct TranslateOptions {
   uint32_t max_registers = 128;  // per thread (--maxrregcount, or the configuration's limit)
+  /// The configuration a kernel's .maxntid/.reqntid (__launch_bounds__) is fitted to: its register
+  /// budget is lowered until a block of that many threads fits the SM's register file.
+  std::string config = "g80";
 };
 
 struct KernelStats {
@@ -19,6 +22,8 @@ struct KernelStats {
   uint32_t instructions = 0;
   uint32_t shared_bytes = 0;
   uint32_t local_bytes = 0;
+  uint32_t spilled = 0;      // values spilled to local memory
+  uint32_t spill_bytes = 0;  // local memory they take (included in local_bytes)
 };
 
 struct TranslateResult {

@@ -51,8 +51,8 @@ void run_compile(const CompileCliOptions& o) {
   if (o.stats) {
     fmt::print("{} ({}): {} kernel(s) -> {}\n", o.input, c.frontend, c.stats.size(), out);
     for (const auto& k : c.stats)
-      fmt::print("  {}: {} registers, {} instructions, {} bytes shared, {} bytes local, 0 spills\n", k.name, k.registers,
-                 k.instructions, k.shared_bytes, k.local_bytes);
+      fmt::print("  {}: {} registers, {} instructions, {} bytes shared, {} bytes local, {} spilled values ({} bytes)\n",
+                 k.name, k.registers, k.instructions, k.shared_bytes, k.local_bytes, k.spilled, k.spill_bytes);
   }
 }
 

@@ -38,10 +38,13 @@ class Compiled : public ::testing::TestWithParam<Case> {
     if (GetParam().frontend == Frontend::Clang && !tsm::compiler::find_clang()) GTEST_SKIP() << "clang++ is not installed";
   }
   // Compile tests/translator/cuda/NAME.cu with this case's front end and load it.
-  Runtime::ModuleId load(const std::string& name) {
+  Runtime::ModuleId load(const std::string& name, uint32_t max_registers = 128, uint32_t* spilled = nullptr) {
     tsm::ptx::CompileOptions o;
     o.frontend = GetParam().frontend;
-    return rt_.load_module(tsm::ptx::compile_file(std::string(TSM_TRANSLATOR_CUDA_DIR) + "/" + name + ".cu", o).module);
+    o.max_registers = max_registers;
+    auto c = tsm::ptx::compile_file(std::string(TSM_TRANSLATOR_CUDA_DIR) + "/" + name + ".cu", o);
+    if (spilled) *spilled = c.stats.at(0).spilled;
+    return rt_.load_module(std::move(c.module));
   }
   template <typename T>
   tsm::DevicePtr upload(const std::vector<T>& v) {
@@ -326,6 +329,39 @@ TEST_P(Compiled, FailedAssertPrintsCudasMessageAndFaults) {
               std::string::npos)
         << e.printf_output;
   }
+}
+
+// A tight --maxrregcount spills values to local memory; the kernels compute the same results.
+TEST_P(Compiled, SpilledKernelsComputeTheSameResults) {
+  const uint32_t n = 1000;
+  std::vector<uint32_t> in(n);
+  for (auto& v : in) v = rng_() % 4096;
+  std::vector<int32_t> calls_in(n);
+  for (auto& v : calls_in) v = static_cast<int32_t>(rng_() % 100000) - 50000;
+  auto run_all = [&](uint32_t budget, uint32_t& spilled) {
+    std::vector<uint32_t> out;
+    uint32_t s = 0;
+    const auto dmod = load("diverge", budget, &s);
+    spilled += s;
+    const auto din = upload(in), da = upload(std::vector<uint32_t>(n, 7)), db = upload(std::vector<uint32_t>(n, 7));
+    rt_.launch(dmod, "diverge", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(din).ptr(da).ptr(db));
+    for (auto p : {da, db})
+      for (uint32_t v : download<uint32_t>(p, n)) out.push_back(v);
+    const auto cmod = load("calls", budget, &s);
+    spilled += s;
+    const auto cin = upload(calls_in), cout = upload(std::vector<int32_t>(3 * n, 5)), cwide = upload(std::vector<int64_t>(n));
+    rt_.launch(cmod, "calls", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(cin).ptr(cout).ptr(cwide));
+    for (int32_t v : download<int32_t>(cout, 3 * n)) out.push_back(static_cast<uint32_t>(v));
+    for (int64_t v : download<int64_t>(cwide, n)) out.push_back(static_cast<uint32_t>(v)), out.push_back(static_cast<uint32_t>(v >> 32));
+    return out;
+  };
+  uint32_t none = 0, some = 0, many = 0;
+  const auto want = run_all(128, none);
+  EXPECT_EQ(none, 0u);
+  EXPECT_EQ(run_all(12, some), want);
+  EXPECT_EQ(run_all(8, many), want);
+  EXPECT_GT(some, 0u);
+  EXPECT_GT(many, some);
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, Compiled,
