@@ -17,6 +17,13 @@ namespace tsm::firmware {
 bool run_saxpy(Runtime& rt, const HostOptions& o);
 bool run_reduce(Runtime& rt, const HostOptions& o);
 bool run_diverge(Runtime& rt, const HostOptions& o);
+bool run_vecadd(Runtime& rt, const HostOptions& o);
+bool run_spmv_csr(Runtime& rt, const HostOptions& o);
+bool run_spmv_csr_cached(Runtime& rt, const HostOptions& o);
+bool run_dot(Runtime& rt, const HostOptions& o);
+bool run_constmem(Runtime& rt, const HostOptions& o);
+bool run_localarray(Runtime& rt, const HostOptions& o);
+bool run_warpreduce(Runtime& rt, const HostOptions& o);
 
 const std::vector<HostProgram>& host_programs() {
   static const std::vector<HostProgram> programs{
@@ -26,6 +33,20 @@ const std::vector<HostProgram>& host_programs() {
        {32, 64, 100, 256, 512}},
       {"diverge", "nested divergent branches, data-dependent loops with break, early exits", run_diverge,
        {32, 64, 100, 256, 512}},
+      {"vecadd", "c = a + b over n floats with a grid-stride loop over a small fixed grid", run_vecadd,
+       {32, 64, 100, 256, 512}},
+      {"spmv_csr", "y = A*x for a random CSR matrix, one row per thread, fmaf in row order", run_spmv_csr,
+       {32, 64, 100, 256, 512}},
+      {"spmv_csr_cached", "CSR y = A*x for a banded matrix, each block's window of x staged in shared memory",
+       run_spmv_csr_cached, {32, 64, 100, 256, 512}},
+      {"dot", "integer a.b: grid-stride per-thread sums, shared-memory tree, per-block partials", run_dot,
+       {32, 64, 100, 256, 512}},
+      {"constmem", "FIR filter and gain table in __constant__ memory written with write_symbol", run_constmem,
+       {32, 64, 100, 256, 512}},
+      {"localarray", "per-thread insertion sort of 16 ints in a local-memory array", run_localarray,
+       {32, 64, 100, 256, 512}},
+      {"warpreduce", "per-warp __shfl_down_sync sums and __ballot_sync/__popc, partial warps included",
+       run_warpreduce, {32, 64, 100, 256, 512}},
   };
   return programs;
 }
