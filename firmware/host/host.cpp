@@ -90,20 +90,34 @@ Runtime::ModuleId load_kernel(Runtime& rt, const HostOptions& o, const std::stri
   }
   if (o.source != "cuda")
     throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown kernel source '{}' (cuda or asm)", o.source));
-  // Several launch shapes reuse one compilation.
+  // Like a CUDA programmer who passes --maxrregcount for the block size they launch, compile with
+  // the register budget a block of o.block threads may use on this configuration (spilling if the
+  // kernel needs more). Launch shapes with the same budget share one compilation.
+  uint32_t budget = 128;
+  if (o.block) {
+    for (; budget > 1; --budget) {
+      try {
+        (void)compute_occupancy(rt.config(), Dim3{o.block, 1, 1}, {budget, 0});
+        break;
+      } catch (const LaunchConfigError&) {
+      }
+    }
+  }
   static std::map<std::string, Module> cache;
   const std::string path = fmt::format("{}/cuda/{}.cu", o.firmware_dir, name);
-  const std::string key = path + "\n" + o.frontend;
+  const std::string key = fmt::format("{}\n{}\n{}", path, o.frontend, budget);
   auto it = cache.find(key);
   if (it == cache.end()) {
     ptx::CompileOptions co;
     co.frontend = frontend_of(o.frontend);
+    co.max_registers = budget;
     try {
       ptx::Compiled c = ptx::compile_file(path, co);
       for (const auto& k : c.stats)
-        fmt::print("{}: compiled {} with {}: kernel {}, {} registers, {} instructions, {} B shared, {} B local\n", name,
-                   std::filesystem::path(path).filename().string(), c.frontend, k.name, k.registers, k.instructions,
-                   k.shared_bytes, k.local_bytes);
+        fmt::print("{}: compiled {} with {} (at most {} registers): kernel {}, {} registers, {} spilled, {} instructions, "
+                   "{} B shared, {} B local\n",
+                   name, std::filesystem::path(path).filename().string(), c.frontend, budget, k.name, k.registers,
+                   k.spilled, k.instructions, k.shared_bytes, k.local_bytes);
       it = cache.emplace(key, std::move(c.module)).first;
     } catch (const compiler::CompileError& e) {
       throw RuntimeError(ErrorCode::InvalidKernelImage, e.what());
