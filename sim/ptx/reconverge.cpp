@@ -114,6 +114,74 @@ Set reach(const MFunction& f, int from, int stop, const Set* within = nullptr) {
   return seen;
 }
 
+// Give a loop with several exit targets a single one: each exit edge records which target it
+// meant in a register and goes to a landing block after the loop, which dispatches on it (so the
+// loop's PBK/BRK have one exit, and the dispatch is an ordinary divergent branch after it).
+void single_exit(MFunction& f, const Set& body, std::set<int>& exits, int header, const std::string& file) {
+  const std::vector<int> targets(exits.begin(), exits.end());
+  const size_t n = body.size();
+  for (size_t b = 0; b < n; ++b)
+    if (body[b] && (f.blocks[b].exit == MBlock::Exit::Break || !f.blocks[b].side_exits.empty() ||
+                    (f.blocks[b].exit == MBlock::Exit::Sync && !body[static_cast<size_t>(f.blocks[b].taken)])))
+      fail(file, f.blocks[b].branch_loc,
+           "a loop left both to an enclosing loop's exit and to other blocks is not supported (break out of nested loops)");
+  const uint32_t sel = f.new_vreg(1);
+  const Loc loc = f.blocks[static_cast<size_t>(header)].branch_loc;
+  auto index = [&](int x) { return static_cast<uint32_t>(std::find(targets.begin(), targets.end(), x) - targets.begin()); };
+  auto set_sel = [&](MBlock& blk, int x, const char* guard) {
+    const std::vector<uint32_t> regs{sel};
+    const std::vector<uint32_t> preds = *guard ? std::vector<uint32_t>{blk.cond} : std::vector<uint32_t>{};
+    blk.insts.push_back(build_inst(fmt::format("{}MOV32I %0, {:#x}", guard, index(x)), regs, preds, blk.branch_loc));
+  };
+  // The dispatch: one block per target but the last, testing `sel`; the last target is the fallback.
+  std::vector<int> dispatch;
+  for (size_t i = 0; i + 1 < targets.size(); ++i) {
+    MBlock d;
+    d.label = fmt::format("$exit{}_{}", header, i);
+    const uint32_t p = f.new_vreg(1, true);
+    d.insts.push_back(build_inst(fmt::format("ISETP.EQ.U32.AND %p0, PT, %0, {:#x}, PT", i), std::vector<uint32_t>{sel},
+                                 std::vector<uint32_t>{p}, loc));
+    d.exit = MBlock::Exit::Branch;
+    d.cond = p;
+    d.taken = targets[i];
+    d.branch_loc = loc;
+    dispatch.push_back(append_block(f, std::move(d)));
+  }
+  for (size_t i = 0; i < dispatch.size(); ++i)
+    f.blocks[static_cast<size_t>(dispatch[i])].fall =
+        i + 1 < dispatch.size() ? dispatch[i + 1] : targets.back();
+  const int land = dispatch.front();
+  for (size_t b = 0; b < n; ++b) {
+    if (!body[b]) continue;
+    MBlock& blk = f.blocks[b];
+    const bool t_out = (blk.exit == MBlock::Exit::Jump || blk.exit == MBlock::Exit::Branch) && !body[static_cast<size_t>(blk.taken)];
+    const bool f_out = (blk.exit == MBlock::Exit::Fall || blk.exit == MBlock::Exit::Branch) && blk.fall >= 0 &&
+                       !body[static_cast<size_t>(blk.fall)];
+    const char* when_taken = blk.cond_neg ? "@!%p0 " : "@%p0 ";
+    const char* when_not = blk.cond_neg ? "@%p0 " : "@!%p0 ";
+    if (blk.exit == MBlock::Exit::Branch) {
+      if (t_out) set_sel(blk, blk.taken, when_taken);
+      if (f_out) set_sel(blk, blk.fall, when_not);
+      if (t_out && f_out) {
+        blk.exit = MBlock::Exit::Jump;
+        blk.taken = land;
+        blk.fall = -1;
+      } else if (t_out) {
+        blk.taken = land;
+      } else if (f_out) {
+        blk.fall = land;
+      }
+    } else if (t_out) {
+      set_sel(blk, blk.taken, "");
+      blk.taken = land;
+    } else if (f_out) {
+      set_sel(blk, blk.fall, "");
+      blk.fall = land;
+    }
+  }
+  exits = {land};
+}
+
 void loops(MFunction& f, const std::string& file) {
   for (;;) {  // one loop per round, outermost first: the CFG changes under us
     const auto dom = dominators(f, false);
@@ -149,14 +217,13 @@ void loops(MFunction& f, const std::string& file) {
     }
     (void)latch;
     std::set<int> exits;
+    const Loc header_loc = hb.branch_loc;
     for (size_t b = 0; b < n; ++b)
       if (body[b])
         for (int s : successors(f, static_cast<int>(b)))
           if (!body[static_cast<size_t>(s)]) exits.insert(s);
     if (exits.empty()) continue;  // left only by exiting threads: nothing to wait for
-    if (exits.size() > 1)
-      fail(file, hb.branch_loc.line ? hb.branch_loc : Loc{},
-           "a loop with several exit targets is not supported yet (every exit of a loop must reach one block)");
+    if (exits.size() > 1) single_exit(f, body, exits, header, file);
     const int x = *exits.begin();
     for (size_t b = 0; b < n; ++b) {  // the edges that leave the loop become BRK
       if (!body[b]) continue;
@@ -187,7 +254,7 @@ void loops(MFunction& f, const std::string& file) {
     pre.exit = MBlock::Exit::Jump;
     pre.taken = header;
     pre.loop_done = true;
-    pre.insts.push_back(ctrl("PBK +0", x, hb.branch_loc));
+    pre.insts.push_back(ctrl("PBK +0", x, header_loc));
     const int pre_at = append_block(f, std::move(pre));
     for (size_t b = 0; b < n; ++b) {
       if (body[b]) continue;
@@ -216,7 +283,25 @@ void regions(MFunction& f, const std::string& file) {
     rs.push_back({static_cast<int>(b), p, static_cast<size_t>(std::count(nodes.begin(), nodes.end(), true))});
   }
   std::stable_sort(rs.begin(), rs.end(), [](const Region& a, const Region& b) { return a.size < b.size; });
-  for (const Region& r : rs) {  // inner regions first
+  // A region nested in a larger one with the same join needs no SSY of its own: its paths end at
+  // the outer region's SYNCs, each popping the entry its divergent branch pushed, and the last
+  // pops the outer SSY. (An unrolled loop with an early exit per iteration would otherwise nest
+  // one SSY per iteration and overflow the stack.) Not where lanes leave a loop inside it.
+  std::vector<bool> shared(rs.size(), false);
+  for (size_t i = 0; i < rs.size(); ++i) {
+    const Set inner = reach(f, rs[i].branch, rs[i].join);
+    bool leaves_loop = false;
+    for (size_t b = 0; b < inner.size(); ++b)
+      if (inner[b]) leaves_loop |= f.blocks[b].exit == MBlock::Exit::Break || !f.blocks[b].side_exits.empty();
+    if (leaves_loop) continue;
+    for (size_t j = i + 1; j < rs.size() && !shared[i]; ++j)
+      if (rs[j].join == rs[i].join && rs[j].branch != rs[i].branch &&
+          reach(f, rs[j].branch, rs[j].join)[static_cast<size_t>(rs[i].branch)])
+        shared[i] = true;
+  }
+  for (size_t ri = 0; ri < rs.size(); ++ri) {  // inner regions first
+    if (shared[ri]) continue;
+    const Region& r = rs[ri];
     const int p = r.join;
     const Set nodes = reach(f, r.branch, p);
     f.blocks.reserve(f.blocks.size() + 1);  // get_stub() appends; references below stay valid
