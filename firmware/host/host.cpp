@@ -17,6 +17,7 @@ namespace tsm::firmware {
 bool run_saxpy(Runtime& rt, const HostOptions& o);
 bool run_reduce(Runtime& rt, const HostOptions& o);
 bool run_diverge(Runtime& rt, const HostOptions& o);
+bool run_printf_hello(Runtime& rt, const HostOptions& o);
 bool run_vecadd(Runtime& rt, const HostOptions& o);
 bool run_spmv_csr(Runtime& rt, const HostOptions& o);
 bool run_spmv_csr_cached(Runtime& rt, const HostOptions& o);
@@ -47,6 +48,8 @@ const std::vector<HostProgram>& host_programs() {
        {32, 64, 100, 256, 512}},
       {"warpreduce", "per-warp __shfl_down_sync sums and __ballot_sync/__popc, partial warps included",
        run_warpreduce, {32, 64, 100, 256, 512}},
+      {"printf_hello", "formatted device printf from several threads and blocks (ints, floats, strings)", run_printf_hello,
+       {32, 64, 100, 256, 512}},
   };
   return programs;
 }
