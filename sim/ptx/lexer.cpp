@@ -123,7 +123,8 @@ class Lexer {
     }
     if (c == '.') {
       advance();
-      if (!is_name_start(peek())) {
+      // Modifier names may start with a digit: tex.1d, .2d, .3d.
+      if (!is_name_start(peek()) && !(is_digit(peek()) && is_name_start(peek(1)))) {
         fail(loc, fmt::format("expected a directive or modifier name after '.', found {}", describe_here()));
       }
       while (true) {

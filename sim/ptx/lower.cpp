@@ -185,6 +185,7 @@ class Lowering {
   std::map<std::pair<std::string, uint32_t>, uint32_t> param_words_;
   uint32_t guard_pred_ = 0;
   bool guard_neg_ = false;
+  bool check_widths_ = false;  // value() insists that registers match the instruction's type size
 };
 
 std::string Em::b(const Val& v, bool high, bool float_imm) {
@@ -252,7 +253,14 @@ Space Lowering::space_of(const Instruction& in) const {
 Val Lowering::value(const Operand& op, const Type& t) {
   Val v;
   switch (op.kind) {
-    case Operand::Kind::Reg: v.vreg = reg(op).vreg; return v;
+    case Operand::Kind::Reg: {
+      const Reg& r = reg(op);
+      // Arithmetic and logic take registers of exactly their type's size (ptxas rejects the rest).
+      if (check_widths_ && r.type.kind != Type::Kind::Pred && t.kind != Type::Kind::Pred && (r.type.bits == 64) != (t.bits == 64))
+        fail(fmt::format("operand '{}' is a {}-bit register, but the instruction operates on .{}", op.name, r.type.bits, t.str()));
+      v.vreg = r.vreg;
+      return v;
+    }
     case Operand::Kind::Imm:
       v.kind = Val::Kind::Imm;
       v.imm = static_cast<uint64_t>(op.imm);
@@ -455,6 +463,9 @@ void Lowering::select(const Instruction& in) {
 void Lowering::guarded(const Instruction& in) {
   const size_t first = f_.blocks[cur_].insts.size();
   const std::string& op = in.opcode;
+  static const std::set<std::string, std::less<>> same_size = {"add", "sub", "mul", "mad", "min", "max", "neg", "abs",
+                                                              "and", "or", "xor", "not", "setp", "selp", "fma", "div", "rem"};
+  check_widths_ = same_size.count(op) > 0;
   if (op == "mov") mov(in);
   else if (op == "ld" || op == "st" || op == "ldu") load_store(in);
   else if (op == "add" || op == "sub" || op == "mul" || op == "mad" || op == "min" || op == "max" || op == "neg" || op == "abs") {
