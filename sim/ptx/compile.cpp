@@ -33,6 +33,7 @@ Compiled compile_file(const std::string& path, const CompileOptions& options) {
   const std::string ptx_name = ext == ".ptx" ? path : path + " (generated PTX)";
   TranslateOptions to;
   to.max_registers = options.max_registers;
+  to.config = options.config;
   TranslateResult r = translate(parse(out.ptx, ptx_name), to);
   out.module = std::move(r.module);
   out.stats = std::move(r.stats);

@@ -12,6 +12,7 @@ namespace tsm::ptx {
 struct CompileOptions {
   compiler::Frontend frontend = compiler::Frontend::Auto;
   uint32_t max_registers = 128;  // --maxrregcount
+  std::string config = "g80";    // the configuration launch bounds are fitted to
 };
 
 struct Compiled {

@@ -9,6 +9,7 @@
 
 #include "isa/assembler.hpp"
 #include "ptx/compile.hpp"
+#include "tsm/config_gen.hpp"
 #include "ptx/support.hpp"
 
 namespace {
@@ -18,6 +19,7 @@ struct CompileCliOptions {
   std::string output;
   std::string frontend = "auto";
   uint32_t maxrregcount = 128;
+  std::string config = "g80";
   bool stats = false;
   bool listing = false;
   std::string emit_ptx;
@@ -29,11 +31,13 @@ struct CompileCliOptions {
 }
 
 void run_compile(const CompileCliOptions& o) {
+  if (!tsm::config::find_config(o.config)) fail(fmt::format("error: unknown configuration '{}' (see: ./tsm configs)", o.config));
   tsm::ptx::CompileOptions co;
   co.frontend = o.frontend == "nvcc" ? tsm::compiler::Frontend::Nvcc
                 : o.frontend == "clang" ? tsm::compiler::Frontend::Clang
                                         : tsm::compiler::Frontend::Auto;
   co.max_registers = o.maxrregcount;
+  co.config = o.config;
   tsm::ptx::Compiled c;
   try {
     c = tsm::ptx::compile_file(o.input, co);
@@ -67,7 +71,9 @@ void add_compile_command(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "nvcc", "clang"}))
       ->capture_default_str();
   cmd->add_option("--maxrregcount", o->maxrregcount, "Registers per thread the translator may use")->check(CLI::Range(1, 254))->capture_default_str();
-  cmd->add_flag("--stats", o->stats, "Print registers, instructions, shared and local bytes per kernel");
+  cmd->add_option("--config", o->config, "Configuration that launch bounds (__launch_bounds__) are fitted to")
+      ->capture_default_str();
+  cmd->add_flag("--stats", o->stats, "Print registers, spills, instructions, shared and local bytes per kernel");
   cmd->add_flag("-l,--listing", o->listing, "Print the disassembly of the result");
   cmd->add_option("--emit-ptx", o->emit_ptx, "Also write the PTX the front end produced");
   cmd->callback([o] { run_compile(*o); });

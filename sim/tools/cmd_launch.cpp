@@ -33,7 +33,7 @@ std::vector<uint8_t> read_file(const std::string& path) {
 }
 
 // A binary (by its magic number), CUDA or PTX (compiled on the fly), or assembly source.
-tsm::Module load_kernel_file(const std::string& path, const std::string& frontend) {
+tsm::Module load_kernel_file(const std::string& path, const std::string& frontend, const std::string& config) {
   const std::vector<uint8_t> bytes = read_file(path);
   if (bytes.size() >= 4 && bytes[0] == 'T' && bytes[1] == 'S' && bytes[2] == 'M' && bytes[3] == 'B')
     return tsm::Module::deserialize(bytes, path);
@@ -43,6 +43,7 @@ tsm::Module load_kernel_file(const std::string& path, const std::string& fronten
     co.frontend = frontend == "nvcc" ? tsm::compiler::Frontend::Nvcc
                   : frontend == "clang" ? tsm::compiler::Frontend::Clang
                                         : tsm::compiler::Frontend::Auto;
+    co.config = config;
     try {
       return tsm::ptx::compile_file(path, co).module;
     } catch (const tsm::ptx::PtxError& e) {
@@ -95,7 +96,7 @@ void run_launch(const LaunchOptions& o) {
     auto rt = tsm::firmware::make_runtime(ho);
     rt->set_instruction_budget(o.budget);
     rt->set_printf_sink(stdout);
-    const auto mod = rt->load_module(load_kernel_file(o.kernel_file, o.frontend));
+    const auto mod = rt->load_module(load_kernel_file(o.kernel_file, o.frontend, o.config));
     const auto grid = tsm::tools::parse_dim3(o.grid), block = tsm::tools::parse_dim3(o.block);
     if (!grid) fail(fmt::format("--grid '{}': expected X[,Y[,Z]]", o.grid));
     if (!block) fail(fmt::format("--block '{}': expected X[,Y[,Z]]", o.block));
