@@ -25,6 +25,11 @@ bool run_dot(Runtime& rt, const HostOptions& o);
 bool run_constmem(Runtime& rt, const HostOptions& o);
 bool run_localarray(Runtime& rt, const HostOptions& o);
 bool run_warpreduce(Runtime& rt, const HostOptions& o);
+bool run_matmul_naive(Runtime& rt, const HostOptions& o);
+bool run_matmul_tiled(Runtime& rt, const HostOptions& o);
+bool run_stencil2d(Runtime& rt, const HostOptions& o);
+bool run_fastmath(Runtime& rt, const HostOptions& o);
+bool run_mathlib(Runtime& rt, const HostOptions& o);
 
 const std::vector<HostProgram>& host_programs() {
   static const std::vector<HostProgram> programs{
@@ -50,6 +55,16 @@ const std::vector<HostProgram>& host_programs() {
        run_warpreduce, {32, 64, 100, 256, 512}},
       {"printf_hello", "formatted device printf from several threads and blocks (ints, floats, strings)", run_printf_hello,
        {32, 64, 100, 256, 512}},
+      {"matmul_naive", "C = A*B, one thread per element on a 2D grid of 2D blocks, fmaf chain in k order",
+       run_matmul_naive, {32, 64, 100, 256, 512}},
+      {"matmul_tiled", "C = A*B with 16x16 shared-memory tiles, barriers, zero-padded partial tiles", run_matmul_tiled,
+       {256}},
+      {"stencil2d", "3x3 weighted stencil, __constant__ weights, zero boundary skipped at the image edges",
+       run_stencil2d, {32, 64, 100, 256, 512}},
+      {"fastmath", "fast intrinsics (__sinf, __expf, __powf, rsqrtf, ...) within the CUDA guide's bounds, __mul24 etc.",
+       run_fastmath, {32, 64, 100, 256, 512}},
+      {"mathlib", "accurate float math library (sinf, powf, atan2f, ...) within the CUDA guide's ulp bounds",
+       run_mathlib, {32, 64, 100, 256, 512}},
   };
   return programs;
 }
@@ -142,6 +157,13 @@ void print_launch(const std::string& what, Dim3 grid, Dim3 block, const LaunchRe
   fmt::print("{}: grid {} x block {}, {} blocks ({} per SM), {} warp instructions, {} thread instructions\n", what,
              to_string(grid), to_string(block), r.stats.blocks, r.stats.blocks_per_sm, r.stats.warp_instructions,
              r.stats.thread_instructions);
+}
+
+Dim3 block_2d(uint32_t threads) {
+  uint32_t y = 1;
+  for (uint32_t d = 1; d * d <= threads; ++d)
+    if (threads % d == 0) y = d;
+  return Dim3{threads / y, y, 1};
 }
 
 }  // namespace tsm::firmware

@@ -42,6 +42,9 @@ Runtime::ModuleId load_kernel(Runtime& rt, const HostOptions& options, const std
 std::vector<std::string> asm_programs(const HostOptions& options);
 /// Print the launch's statistics in one line.
 void print_launch(const std::string& what, Dim3 grid, Dim3 block, const LaunchResult& r);
+/// A 2D block of `threads` threads, as square as divides evenly, x the longer edge: 32 -> 8x4,
+/// 64 -> 8x8, 100 -> 10x10, 256 -> 16x16, 512 -> 32x16.
+Dim3 block_2d(uint32_t threads);
 
 template <typename T>
 DevicePtr upload(Runtime& rt, const std::vector<T>& v) {
