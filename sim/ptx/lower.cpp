@@ -157,6 +157,9 @@ class Lowering {
   void warp(const Instruction& in);
   void bits(const Instruction& in);
   void bfe64(const Instruction& in);
+  void bfi64(const Instruction& in);
+  void mul24(const Instruction& in);
+  void copysign(const Instruction& in);
   void call(const Instruction& in);
   void call_param(const Instruction& in, bool load, const Type& t, unsigned vec);
   uint32_t param_word(const std::string& symbol, uint32_t word);
@@ -489,6 +492,8 @@ void Lowering::guarded(const Instruction& in) {
   else if (op == "bar" || op == "barrier" || op == "membar" || op == "fence") sync(in);
   else if (op == "shfl" || op == "vote" || op == "activemask") warp(in);
   else if (op == "popc" || op == "clz" || op == "brev" || op == "bfe" || op == "bfi" || op == "prmt") bits(in);
+  else if (op == "mul24" || op == "mad24") mul24(in);
+  else if (op == "copysign") copysign(in);
   else if (op == "bfind") {
     const Type t = type_of(in);
     const std::string name = fmt::format("bfind{}.{}", has(in, "shiftamt") ? ".shiftamt" : "", t.str());
@@ -927,11 +932,25 @@ void Lowering::int_arith(const Instruction& in) {
     const Val a = value(in.operands.at(1), t);
     if (wide64) {
       const uint32_t c = temp_pred();
+      if (op == "neg") {  // 0 - a, as sub.s64 does it
+        Em e(*this);
+        e(fmt::format("IADD.CC {}, RZ, -{}, {}", e.r(d), e.b(a), e.p(c)));
+        Em e2(*this);
+        e2(fmt::format("IADD.X {}, RZ, -{}, {}", e2.hi(d), e2.b(a, true), e2.p(c)));
+        return;
+      }
+      // abs: (a ^ s) - s with s = a >> 63 (all ones for negative a)
+      const uint32_t av = vreg_value(in.operands.at(1), t), sg = temp(), x = temp(2);
       Em e(*this);
-      e(fmt::format("IADD.CC {}, RZ, -{}, {}", e.r(d), e.b(a), e.p(c)));
+      e(fmt::format("SHR.S32 {}, {}, 31", e.r(sg), e.hi(av)));
+      Em e1(*this);
+      e1(fmt::format("LOP.XOR {}, {}, {}", e1.r(x), e1.r(av), e1.r(sg)));
       Em e2(*this);
-      e2(fmt::format("IADD.X {}, RZ, ~{}, {}", e2.hi(d), e2.b(a, true), e2.p(c)));  // 0 + ~hi + carry
-      if (op == "abs") fail("abs.s64 is not supported yet");
+      e2(fmt::format("LOP.XOR {}, {}, {}", e2.hi(x), e2.hi(av), e2.r(sg)));
+      Em e3(*this);
+      e3(fmt::format("IADD.CC {}, {}, -{}, {}", e3.r(d), e3.r(x), e3.r(sg), e3.p(c)));
+      Em e4(*this);
+      e4(fmt::format("IADD.X {}, {}, -{}, {}", e4.hi(d), e4.hi(x), e4.r(sg), e4.p(c)));
       return;
     }
     if (op == "neg") {
@@ -1484,6 +1503,7 @@ void Lowering::bits(const Instruction& in) {
   if (t.bits == 64 && (op == "popc" || op == "clz" || op == "brev")) {
     if (sequence(fmt::format("{}.b64", op), {vreg_value(in.operands.at(1), t)}, {d})) return;
   }
+  if (t.bits == 64 && op == "bfi") return bfi64(in);
   if (t.bits == 64) fail(fmt::format("{}.b64 is not supported yet", op));
   const uint32_t a = vreg_value(in.operands.at(1), t);
   Em e(*this);
@@ -1532,6 +1552,75 @@ void Lowering::shr64_imm(uint32_t d, uint32_t a, uint32_t n, bool arith) {
     Em h(*this);
     h(fmt::format("SHR.{} {}, {}, {}", s, h.hi(d), h.hi(a), n));
   }
+}
+
+// mul24.lo/hi and mad24.lo: the product of the operands' low 24 bits (sign- or zero-extended);
+// .lo is its low word, .hi its bits 16..47.
+void Lowering::mul24(const Instruction& in) {
+  const Type t = type_of(in);
+  const bool sgn = t.kind == Type::Kind::S;
+  const bool hi = has(in, "hi");
+  if (in.opcode == "mad24" && hi) unsupported(in);
+  uint32_t x[2];
+  for (unsigned k = 0; k < 2; ++k) {
+    x[k] = temp();
+    Em e(*this);
+    e(fmt::format("BFE.{} {}, {}, 0x1800", sgn ? "S32" : "U32", e.r(x[k]), e.r(vreg_value(in.operands.at(1 + k), t))));
+  }
+  const uint32_t d = dst(in.operands.at(0));
+  Em e(*this);
+  if (!hi) {
+    if (in.opcode == "mad24")
+      e(fmt::format("IMAD.{} {}, {}, {}, {}", sgn ? "S32" : "U32", e.r(d), e.r(x[0]), e.r(x[1]), e.r(vreg_value(in.operands.at(3), t))));
+    else
+      e(fmt::format("IMUL.{} {}, {}, {}", sgn ? "S32" : "U32", e.r(d), e.r(x[0]), e.r(x[1])));
+    return;
+  }
+  const uint32_t wide = temp(2), shifted = temp(2);
+  e(fmt::format("IMUL.WIDE.{} {}, {}, {}", sgn ? "S32" : "U32", e.r(wide), e.r(x[0]), e.r(x[1])));
+  shr64_imm(shifted, wide, 16, sgn);
+  copy(d, shifted, 1);
+}
+
+// copysign d, a, b: b's magnitude with a's sign.
+void Lowering::copysign(const Instruction& in) {
+  const Type t = type_of(in);
+  const uint32_t a = vreg_value(in.operands.at(1), t), b = vreg_value(in.operands.at(2), t), d = dst(in.operands.at(0));
+  const uint32_t sign = temp(), r = temp(t.bits == 64 ? 2 : 1);
+  Em e(*this);
+  e(fmt::format("SHR.U32 {}, {}, 31", e.r(sign), t.bits == 64 ? e.hi(a) : e.r(a)));
+  Em e2(*this);
+  e2(fmt::format("BFI {}, {}, 0x11f, {}", t.bits == 64 ? e2.hi(r) : e2.r(r), e2.r(sign), t.bits == 64 ? e2.hi(b) : e2.r(b)));
+  if (t.bits == 64) {
+    Em e3(*this);
+    e3(fmt::format("MOV {}, {}", e3.r(r), e3.r(b)));
+  }
+  copy(d, r, t.bits == 64 ? 2 : 1);
+}
+
+// bfi.b64 with constant position and length: per word, the part of the field it holds is the
+// insert's bits shifted down to that word, inserted with BFI.
+void Lowering::bfi64(const Instruction& in) {
+  const Type t = type_of(in);
+  const Operand& pos = in.operands.at(3);
+  const Operand& len = in.operands.at(4);
+  if (pos.kind != Operand::Kind::Imm || len.kind != Operand::Kind::Imm) fail("bfi.b64 with register position or length is not supported");
+  const uint32_t p = static_cast<uint32_t>(std::min<int64_t>(pos.imm & 0xFF, 64));
+  const uint32_t l = static_cast<uint32_t>(std::min<int64_t>(len.imm & 0xFF, 64 - p));
+  const uint32_t a = vreg_value(in.operands.at(1), t), b = vreg_value(in.operands.at(2), t);
+  const uint32_t r = temp(2);
+  for (unsigned w = 0; w < 2; ++w) {
+    const uint32_t lo = std::max(p, 32 * w), hi = std::min(p + l, 32 * w + 32);
+    Em e(*this);
+    if (lo >= hi) {
+      e(fmt::format("MOV {}, {}", e.part(r, w), e.part(b, w)));
+      continue;
+    }
+    const uint32_t src = temp(2);
+    shr64_imm(src, a, lo - p, false);
+    e(fmt::format("BFI {}, {}, {:#x}, {}", e.part(r, w), e.r(src), (hi - lo) << 8 | (lo - 32 * w), e.part(b, w)));
+  }
+  copy(dst(in.operands.at(0)), r, 2);
 }
 
 // bfe.u64/s64 with constant position and length: shift the field down, then extract its width.
