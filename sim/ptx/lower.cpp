@@ -116,6 +116,13 @@ class Lowering {
 
  private:
   [[noreturn]] void fail(const std::string& what) const { throw PtxError(mod_.file, loc_, what); }
+  [[noreturn]] void no_dp_unit(const Instruction& in) const {
+    std::string full = in.opcode;
+    for (const auto& m : in.mods) full += "." + m;
+    fail(fmt::format("'{}' needs a DP unit: configuration {} has none and the translator has no integer sequence for it "
+                     "(compile with --config gt200, or see docs/lowering-sequences.md)",
+                     full, layout_.config));
+  }
   [[noreturn]] void unsupported(const Instruction& in) const {
     std::string full = in.opcode;
     for (const auto& m : in.mods) full += "." + m;
@@ -1210,6 +1217,12 @@ void Lowering::float_arith(const Instruction& in) {
   const std::string ftz = has(in, "ftz") ? ".FTZ" : "";
   const std::string sat = has(in, "sat") ? ".SAT" : "";
   const std::string rnd = rounding(in);
+  if (t.bits == 64 && layout_.soft_f64) {
+    if (op == "mul" && (rnd.empty() || rnd == ".RN") &&
+        sequence("mul.rn.f64", {vreg_value(in.operands.at(1), t), vreg_value(in.operands.at(2), t)}, {d}))
+      return;
+    no_dp_unit(in);
+  }
   if (t.bits == 64) {
     const uint32_t a = vreg_value(in.operands.at(1), t);
     Em e(*this);
@@ -1292,6 +1305,31 @@ void Lowering::cvt(const Instruction& in) {
   auto itype = [](const Type& t) { return fmt::format("{}{}", t.kind == Type::Kind::S ? "S" : "U", t.bits); };
   auto ftype = [](const Type& t) { return fmt::format("F{}", t.bits); };
   Em e(*this);
+  if (layout_.soft_f64 && (dt.kind == Type::Kind::F || st.kind == Type::Kind::F) && (dt.bits == 64 || st.bits == 64) &&
+      !(dt.bits == 64 && st.kind == Type::Kind::F && st.bits == 32)) {
+    const std::string r = rounding(in);
+    if (dt.kind == Type::Kind::F && st.kind == Type::Kind::F && dt.bits == 32 && r == ".RN" && ftz.empty() && sat.empty() &&
+        sequence("cvt.rn.f32.f64", {a}, {d}))
+      return;
+    if (dt.kind == Type::Kind::F && st.kind != Type::Kind::F && r == ".RN" && sat.empty()) {
+      // Integers: 32-bit sources are extended (exactly) to the 64-bit sequences.
+      const bool sgn = st.kind == Type::Kind::S;
+      uint32_t src = a;
+      if (st.bits < 64) {
+        src = temp(2);
+        Em x(*this);
+        x(fmt::format("BFE.{} {}, {}, {:#x}", sgn ? "S32" : "U32", x.r(src), x.r(a), std::min(st.bits, 32u) << 8));
+        Em h(*this);
+        h(fmt::format("SHR.S32 {}, {}, 31", h.hi(src), h.r(src)));
+        if (!sgn) {
+          Em z(*this);
+          z(fmt::format("MOV {}, RZ", z.hi(src)));
+        }
+      }
+      if (sequence(sgn ? "cvt.rn.f64.s64" : "cvt.rn.f64.u64", {src}, {d})) return;
+    }
+    no_dp_unit(in);
+  }
   if (dt.kind == Type::Kind::F && st.kind == Type::Kind::F) {
     // Widening is exact and has an integer sequence that needs no DP unit.
     if (dt.bits == 64 && st.bits == 32 && sat.empty() && sequence(ftz.empty() ? "cvt.f64.f32" : "cvt.ftz.f64.f32", {a}, {d})) return;

@@ -24,6 +24,10 @@ struct Layout {
   uint32_t shared_bytes = 0;   // static shared memory
   uint32_t local_bytes = 0;
   uint32_t dynamic_shared_offset = 0;  // where extern .shared arrays start
+  /// The target configuration has no DP unit: binary64 goes through integer sequences, and f64
+  /// operations without one are an error naming the configuration.
+  bool soft_f64 = false;
+  std::string config;  // its name, for those errors
 };
 
 /// The global string the translator adds for assertion messages (CUDA's wording), when a kernel

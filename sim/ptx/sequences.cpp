@@ -10,6 +10,8 @@
 #include <string>
 #include <utility>
 
+#include <fmt/format.h>
+
 namespace tsm::ptx {
 namespace {
 
@@ -820,6 +822,252 @@ std::vector<Sequence> build_all() {
 )") + R"(    LOP.OR %d.hi, %t3, %t2
     MOV %d.lo, %t5
 )"));
+  // Binary64 without a DP unit (configurations with dp_units = 0): the f64 operations nvcc's float
+  // math library emits (sinf/cosf/tanf's argument reduction), round to nearest even, with the DP
+  // unit's NaN rules (docs/floating-point.md). docs/lowering-sequences.md describes the algorithms.
+  for (const bool is_signed : {true, false})
+    v.push_back(make(is_signed ? "cvt.rn.f64.s64" : "cvt.rn.f64.u64", {pair("%a")}, {pair("%d")},
+                     std::string(is_signed ? R"(
+    SHR.S32 %t2, %a.hi, 31
+    LOP.XOR %t0, %a.lo, %t2
+    LOP.XOR %t1, %a.hi, %t2
+    IADD.CC %t0, %t0, -%t2, %p0
+    IADD.X %t1, %t1, -%t2, %p0
+)" : R"(
+    MOV %t0, %a.lo
+    MOV %t1, %a.hi
+    MOV %t2, RZ
+)") + R"(    ISETP.EQ.U32.AND %p1, PT, %t1, RZ, PT
+    CLZ %t3, %t1
+    CLZ %t4, %t0
+@%p1 IADD %t3, %t4, 32
+    ISETP.GE.U32.AND %p2, PT, %t3, 32, PT
+    IADD %t4, %t3, -32
+@%p2 SHL %t1, %t0, %t4
+@%p2 MOV %t0, RZ
+@!%p2 SHF.L %t1, %t0, %t3, %t1
+@!%p2 SHL %t0, %t0, %t3
+    LOP.AND %t4, %t0, 0x7FF
+    SHF.R %t0, %t0, 11, %t1
+    SHR.U32 %t1, %t1, 11
+    ISETP.EQ.U32.AND %p1, PT, %t4, 0x400, PT
+    LOP.AND %t5, %t0, 1
+    ISETP.NE.U32.AND %p1, PT, %t5, RZ, %p1
+@%p1 MOV %t4, 0x401
+    ISETP.GT.U32.AND %p2, PT, %t4, 0x400, PT
+@%p2 IADD.CC %t0, %t0, 1, %p3
+@%p2 IADD.X %t1, %t1, RZ, %p3
+    IADD %t5, RZ, -%t3
+    IADD %t5, %t5, 1085
+    SHL %t5, %t5, 20
+    IADD %t1, %t1, %t5
+    SHL %t5, %t2, 31
+    LOP.OR %t1, %t1, %t5
+    ISETP.EQ.U32.AND %p0, PT, %t3, 64, PT
+@%p0 MOV %t1, RZ
+@%p0 MOV %t0, RZ
+    MOV %d.lo, %t0
+    MOV %d.hi, %t1
+)"));
+  v.push_back(make("cvt.rn.f32.f64", {pair("%a")}, {reg("%d")}, R"(
+    SHR.U32 %t0, %a.hi, 31
+    BFE.U32 %t1, %a.hi, 0xB14
+    BFE.U32 %t3, %a.hi, 0x1400
+    MOV %t2, %a.lo
+    ISETP.EQ.U32.AND %p0, PT, %t1, 2047, PT
+    SHF.R %t4, %t2, 29, %t3
+    LOP.OR %t5, %t3, %t2
+    ISETP.NE.U32.AND %p1, PT, %t5, RZ, %p0
+    MOV %t6, 1
+    BFI %t3, %t6, 0x114, %t3
+    IADD %t5, %t1, -896
+    MOV %t6, 28
+    ISETP.LT.S32.AND %p2, PT, %t5, 1, PT
+@%p2 IADD %t6, RZ, -%t5
+@%p2 IADD %t6, %t6, 29
+    IMNMX.MIN.U32 %t6, %t6, 63
+    ISETP.GE.U32.AND %p3, PT, %t6, 32, PT
+    IADD %t7, RZ, -%t6
+    IADD %t7, %t7, 32
+@!%p3 SHL %t7, %t2, %t7
+@!%p3 SHF.R %t2, %t2, %t6, %t3
+@%p3 IADD %t8, RZ, -%t6
+@%p3 IADD %t8, %t8, 64
+@%p3 SHL %t8, %t3, %t8
+@%p3 LOP.OR %t7, %t2, %t8
+@%p3 IADD %t8, %t6, -32
+@%p3 SHR.U32 %t2, %t3, %t8
+    LOP.AND %t8, %t2, 1
+    SHR.U32 %t2, %t2, 1
+    ISETP.NE.U32.AND %p3, PT, %t7, RZ, PT
+    LOP.AND %t7, %t2, 1
+@%p3 MOV %t7, 1
+    ISETP.NE.U32.AND %p3, PT, %t8, RZ, PT
+    ISETP.NE.U32.AND %p3, PT, %t7, RZ, %p3
+@%p3 IADD %t2, %t2, 1
+    IADD %t6, %t5, -1
+@%p2 MOV %t6, RZ
+    ISETP.GT.S32.AND %p3, PT, %t5, 254, PT
+    SHL %t6, %t6, 23
+    IADD %t2, %t2, %t6
+    MOV32I %t6, 0x7F800000
+@%p3 MOV %t2, %t6
+@%p0 MOV %t2, %t6
+    MOV32I %t6, 0x7FC00000
+@%p1 LOP.OR %t2, %t4, %t6
+    SHL %t0, %t0, 31
+    LOP.OR %d, %t2, %t0
+)"));
+  {
+    // Subnormal operand E, H:L (exponent 0): shift the fraction up until bit 52 is set and lower
+    // the exponent to match; a normal one gets its implicit bit. (%p0..%p2 are scratch here.)
+    auto normalize = [](const char* e, const char* h, const char* l) {
+      return fmt::format(R"(
+    ISETP.EQ.U32.AND %p0, PT, {0}, RZ, PT
+    MOV %w0.lo, 1
+@!%p0 BFI {1}, %w0.lo, 0x114, {1}
+@%p0 CLZ %w0.lo, {1}
+@%p0 CLZ %w0.hi, {2}
+    ISETP.EQ.U32.AND %p1, PT, {1}, RZ, %p0
+@%p1 IADD %w0.lo, %w0.hi, 32
+@%p0 IADD %w0.lo, %w0.lo, -11
+@%p0 IADD {0}, RZ, -%w0.lo
+@%p0 IADD {0}, {0}, 1
+    ISETP.GE.U32.AND %p1, PT, %w0.lo, 32, %p0
+    ISETP.LT.U32.AND %p2, PT, %w0.lo, 32, %p0
+@%p1 IADD %w0.hi, %w0.lo, -32
+@%p1 SHL {1}, {2}, %w0.hi
+@%p1 MOV {2}, RZ
+@%p2 SHF.L {1}, {2}, %w0.lo, {1}
+@%p2 SHL {2}, {2}, %w0.lo
+)", e, h, l);
+    };
+    // Registers: exponent %t1, mantissas %t3:%t5 and %t4:%t6, product words in %w0/%w1, then the
+    // rounding state (%t2 sticky, %t4 guard); %w0/%w1 double as scratch before and after the
+    // product, so the whole body needs ten temporaries.
+    std::string body = R"(
+    BFE.U32 %t1, %a.hi, 0xB14
+    BFE.U32 %t2, %b.hi, 0xB14
+    BFE.U32 %t3, %a.hi, 0x1400
+    BFE.U32 %t4, %b.hi, 0x1400
+    MOV %t5, %a.lo
+    MOV %t6, %b.lo
+)" + normalize("%t1", "%t3", "%t5") + normalize("%t2", "%t4", "%t6") + R"(
+    IADD %t1, %t1, %t2
+    IADD %t1, %t1, -1023
+    IMUL.WIDE.U32 %w0, %t5, %t6
+    MOV %t2, %w0.lo
+    MOV %w0.lo, %w0.hi
+    MOV %w0.hi, RZ
+    IMAD.WIDE.U32 %w1, %t3, %t6, %w0
+    MOV %w0.lo, %w1.lo
+    MOV %w0.hi, RZ
+    IMAD.WIDE.U32 %w0, %t5, %t4, %w0
+    IADD %w1.lo, %w1.hi, %w0.hi
+    MOV %w1.hi, RZ
+    IMAD.WIDE.U32 %w1, %t3, %t4, %w1
+    SHR.U32 %t4, %w1.hi, 9
+    IADD %t1, %t1, %t4
+    SHF.R %t5, %w0.lo, 20, %w1.lo
+    SHF.R %t6, %w1.lo, 20, %w1.hi
+    BFE.U32 %t3, %w0.lo, 0x1400
+    ISETP.NE.U32.AND %p0, PT, %t4, RZ, PT
+@%p0 LOP.AND %t4, %t5, 1
+@%p0 LOP.OR %t2, %t3, %t2
+@%p0 SHF.R %t5, %t5, 1, %t6
+@%p0 SHR.U32 %t6, %t6, 1
+@!%p0 SHR.U32 %t4, %t3, 19
+@!%p0 BFE.U32 %t3, %t3, 0x1300
+@!%p0 LOP.OR %t2, %t3, %t2
+    ISETP.LT.S32.AND %p0, PT, %t1, 1, PT
+@%p0 SHF.L %t6, %t5, 1, %t6
+@%p0 SHL %t5, %t5, 1
+@%p0 LOP.OR %t5, %t5, %t4
+@%p0 IADD %w0.lo, RZ, -%t1
+@%p0 IADD %w0.lo, %w0.lo, 1
+@%p0 IMNMX.MIN.U32 %w0.lo, %w0.lo, 54
+    ISETP.LT.U32.AND %p1, PT, %w0.lo, 32, %p0
+    ISETP.GE.U32.AND %p2, PT, %w0.lo, 32, %p0
+@%p1 IADD %w0.hi, RZ, -%w0.lo
+@%p1 IADD %w0.hi, %w0.hi, 32
+@%p1 SHL %w0.hi, %t5, %w0.hi
+@%p1 SHF.R %t5, %t5, %w0.lo, %t6
+@%p1 SHR.U32 %t6, %t6, %w0.lo
+@%p2 IADD %w0.hi, RZ, -%w0.lo
+@%p2 IADD %w0.hi, %w0.hi, 64
+@%p2 SHL %w0.hi, %t6, %w0.hi
+@%p2 LOP.OR %w0.hi, %w0.hi, %t5
+@%p2 IADD %w0.lo, %w0.lo, -32
+@%p2 SHR.U32 %t5, %t6, %w0.lo
+@%p2 MOV %t6, RZ
+@%p0 LOP.OR %t2, %t2, %w0.hi
+@%p0 LOP.AND %t4, %t5, 1
+@%p0 SHF.R %t5, %t5, 1, %t6
+@%p0 SHR.U32 %t6, %t6, 1
+@%p0 MOV %t1, 1
+    ISETP.NE.U32.AND %p1, PT, %t2, RZ, PT
+    LOP.AND %w0.hi, %t5, 1
+@%p1 MOV %w0.hi, 1
+    ISETP.NE.U32.AND %p1, PT, %t4, RZ, PT
+    ISETP.NE.U32.AND %p1, PT, %w0.hi, RZ, %p1
+@%p1 IADD.CC %t5, %t5, 1, %p2
+@%p1 IADD.X %t6, %t6, RZ, %p2
+    ISETP.GT.S32.AND %p1, PT, %t1, 2046, PT
+    IADD %w0.hi, %t1, -1
+    SHL %w0.hi, %w0.hi, 20
+    IADD %t6, %t6, %w0.hi
+    MOV32I %w0.hi, 0x7FF00000
+@%p1 MOV %t6, %w0.hi
+@%p1 MOV %t5, RZ
+    LOP.XOR %w1.hi, %a.hi, %b.hi
+    SHR.U32 %w1.hi, %w1.hi, 31
+    SHL %w1.hi, %w1.hi, 31
+    LOP.OR %t6, %t6, %w1.hi
+    BFE.U32 %t1, %a.hi, 0xB14
+    BFE.U32 %t2, %b.hi, 0xB14
+    BFE.U32 %t3, %a.hi, 0x1400
+    LOP.OR %t3, %t3, %a.lo
+    BFE.U32 %t4, %b.hi, 0x1400
+    LOP.OR %t4, %t4, %b.lo
+    ISETP.EQ.U32.AND %p0, PT, %t3, RZ, PT
+    ISETP.EQ.U32.AND %p0, PT, %t1, RZ, %p0
+    ISETP.EQ.U32.AND %p1, PT, %t4, RZ, PT
+    ISETP.EQ.U32.AND %p1, PT, %t2, RZ, %p1
+    MOV %w0.lo, RZ
+@%p0 MOV %w0.lo, 1
+@%p1 MOV %w0.lo, 1
+    ISETP.NE.U32.AND %p2, PT, %w0.lo, RZ, PT
+@%p2 MOV %t6, %w1.hi
+@%p2 MOV %t5, RZ
+    ISETP.EQ.U32.AND %p0, PT, %t3, RZ, PT
+    ISETP.EQ.U32.AND %p0, PT, %t1, 2047, %p0
+    ISETP.EQ.U32.AND %p1, PT, %t4, RZ, PT
+    ISETP.EQ.U32.AND %p1, PT, %t2, 2047, %p1
+    MOV %w1.lo, 2047
+    SHL %w1.lo, %w1.lo, 20
+    LOP.OR %w1.lo, %w1.lo, %w1.hi
+@%p0 MOV %t6, %w1.lo
+@%p0 MOV %t5, RZ
+@%p1 MOV %t6, %w1.lo
+@%p1 MOV %t5, RZ
+    ISETP.NE.U32.AND %p2, PT, %w0.lo, RZ, %p0
+@%p2 MOV32I %t6, 0xFFF80000
+    ISETP.NE.U32.AND %p2, PT, %w0.lo, RZ, %p1
+@%p2 MOV32I %t6, 0xFFF80000
+    MOV32I %w1.lo, 0x80000
+    ISETP.NE.U32.AND %p0, PT, %t3, RZ, PT
+    ISETP.EQ.U32.AND %p0, PT, %t1, 2047, %p0
+@%p0 LOP.OR %t6, %a.hi, %w1.lo
+@%p0 MOV %t5, %a.lo
+    ISETP.NE.U32.AND %p1, PT, %t4, RZ, PT
+    ISETP.EQ.U32.AND %p1, PT, %t2, 2047, %p1
+@%p1 LOP.OR %t6, %b.hi, %w1.lo
+@%p1 MOV %t5, %b.lo
+    MOV %d.lo, %t5
+    MOV %d.hi, %t6
+)";
+    v.push_back(make("mul.rn.f64", {pair("%a"), pair("%b")}, {pair("%d")}, body));
+  }
   v.push_back(bfind("bfind.u32", 32, false, false));
   v.push_back(bfind("bfind.s32", 32, true, false));
   v.push_back(bfind("bfind.shiftamt.u32", 32, false, true));

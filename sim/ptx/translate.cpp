@@ -477,6 +477,10 @@ TranslateResult translate(const Module& ptx, const TranslateOptions& options) {
     if (!kernel.is_entry) continue;  // device functions are inlined where they are called
     const Function fn = inline_calls(ptx, kernel);
     Layout layout = common;
+    const config::SmConfig* cfg = config::find_config(options.config);
+    if (!cfg) throw PtxError(ptx.file, kernel.loc, fmt::format("unknown configuration '{}'", options.config));
+    layout.soft_f64 = cfg->dp_units == 0;
+    layout.config = options.config;
     KernelInfo k;
     k.name = fn.name;
     k.entry = static_cast<uint32_t>(out.text.size());

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "arith/fp.hpp"
 #include "reference.hpp"
 #include "sequence_runner.hpp"
 
@@ -222,6 +223,62 @@ inline std::vector<Tuple> int_unary_cases(uint64_t seed, int bits) {
   for (int i = 0; i < kRandomCases; ++i) {
     const uint64_t v = r.bits_of_random_length(bits);
     c.push_back({(i % 3 == 0 ? r.next() : r.next() & 1 ? 0 - v : v) & mask});
+  }
+  return c;
+}
+
+/// binary64 operands: specials (zeros, subnormals, extremes, infinities, quiet and signaling NaNs
+/// with payloads) and random values, many with exponents near the subnormal and overflow edges.
+inline std::vector<uint64_t> special_f64() {
+  std::vector<uint64_t> v = {0x0000000000000000, 0x0000000000000001, 0x000FFFFFFFFFFFFF, 0x0008000000000000,
+                             0x0010000000000000, 0x0010000000000001, 0x3FF0000000000000, 0x3FF0000000000001,
+                             0x3FEFFFFFFFFFFFFF, 0x3FF8000000000000, 0x4000000000000000, 0x7FEFFFFFFFFFFFFF,
+                             0x7FE0000000000000, 0x7FF0000000000000, 0x7FF8000000000000, 0x7FF0000000000001,
+                             0x7FF4000000000123, 0x7FFFFFFFFFFFFFFF, 0x3CB0000000000000, 0x1FF0000000000000,
+                             0x2000000000000000, 0x5FF0000000000000, 0x36A0000000000000, 0x3690000000000000,
+                             0x47EFFFFFE0000000, 0x47EFFFFFF0000000, 0x3810000000000000, 0x380FFFFFF0000000,
+                             0x36A0000000000001, 0x3E80000000000000};
+  const size_t n = v.size();
+  for (size_t i = 0; i < n; ++i) v.push_back(v[i] | 0x8000000000000000);
+  return v;
+}
+
+inline uint64_t random_f64(Rng& r) {
+  const uint64_t frac = r.next() & 0x000FFFFFFFFFFFFF;
+  const uint64_t sign = r.next() & 0x8000000000000000;
+  switch (r.below(6)) {
+    case 0: return r.next();                                                           // any bits
+    case 1: return sign | (static_cast<uint64_t>(r.range(0, 40)) << 52) | frac;        // tiny and subnormal
+    case 2: return sign | (static_cast<uint64_t>(r.range(2000, 2046)) << 52) | frac;   // huge
+    case 3: return sign | (static_cast<uint64_t>(r.range(400, 600)) << 52) | frac;     // products near the bottom
+    case 4: return sign | (static_cast<uint64_t>(r.range(1500, 1600)) << 52) | frac;   // products near the top
+    default: return sign | (static_cast<uint64_t>(r.range(900, 1150)) << 52) | (frac & ~((uint64_t{1} << r.range(0, 52)) - 1));
+  }
+}
+
+inline std::vector<Tuple> f64_unary_cases(uint64_t seed) {
+  Rng r(seed);
+  std::vector<Tuple> c;
+  for (const uint64_t a : special_f64()) c.push_back({a});
+  for (int i = 0; i < kRandomCases; ++i) c.push_back({random_f64(r)});
+  return c;
+}
+
+inline std::vector<Tuple> f64_binary_cases(uint64_t seed) {
+  Rng r(seed);
+  std::vector<Tuple> c;
+  for (const uint64_t a : special_f64())
+    for (const uint64_t b : special_f64()) c.push_back({a, b});
+  for (int i = 0; i < kRandomCases; ++i) {
+    const uint64_t a = random_f64(r);
+    // b often chosen so that a * b lands near the subnormal or overflow edge
+    uint64_t b = random_f64(r);
+    if (i % 3 == 0) {
+      const int ea = static_cast<int>((a >> 52) & 0x7FF);
+      const int eb = std::clamp(r.range(-60, 10) + 1023 - ea + (i % 2 ? 0 : 2046 - 1023), 1, 2046);
+      b = (b & 0x800FFFFFFFFFFFFF) | (static_cast<uint64_t>(eb) << 52);
+    }
+    c.push_back({a, b});
   }
   return c;
 }
@@ -437,6 +494,24 @@ inline Spec spec_for(const Sequence& s) {
               std::memcpy(&bits, &d, 8);
               return Tuple{bits};
             })};
+  }
+  if (n == "cvt.rn.f64.s64" || n == "cvt.rn.f64.u64") {
+    const bool sgn = n.back() == '4' && n[n.size() - 3] == 's';
+    return {[seed] { return int_unary_cases(seed, 64); }, exact([=](const Tuple& in) {
+              const double d = sgn ? static_cast<double>(static_cast<int64_t>(in[0])) : static_cast<double>(in[0]);
+              uint64_t bits;
+              std::memcpy(&bits, &d, 8);
+              return Tuple{bits};
+            })};
+  }
+  if (n == "cvt.rn.f32.f64") {
+    return {[seed] { return f64_unary_cases(seed); }, exact([](const Tuple& in) {
+              return Tuple{::tsm::fp::f2f(in[0], ::tsm::fp::Ftype::F64, ::tsm::fp::Ftype::F32, ::tsm::fp::Rnd::RN, false, false, false)};
+            })};
+  }
+  if (n == "mul.rn.f64") {
+    return {[seed] { return f64_binary_cases(seed); },
+            exact([](const Tuple& in) { return Tuple{::tsm::fp::mul_f64(in[0], in[1], ::tsm::fp::Rnd::RN)}; })};
   }
   throw std::logic_error("no test specification for " + n);
 }
