@@ -111,16 +111,7 @@ Runtime::ModuleId load_kernel(Runtime& rt, const HostOptions& o, const std::stri
   // Like a CUDA programmer who passes --maxrregcount for the block size they launch, compile with
   // the register budget a block of o.block threads may use on this configuration (spilling if the
   // kernel needs more). Launch shapes with the same budget share one compilation.
-  uint32_t budget = 128;
-  if (o.block) {
-    for (; budget > 1; --budget) {
-      try {
-        (void)compute_occupancy(rt.config(), Dim3{o.block, 1, 1}, {budget, 0});
-        break;
-      } catch (const LaunchConfigError&) {
-      }
-    }
-  }
+  const uint32_t budget = o.block ? std::max(1u, max_regs_for_block(rt.config(), Dim3{o.block, 1, 1})) : 128;
   static std::map<std::string, Module> cache;
   const std::string path = fmt::format("{}/cuda/{}.cu", o.firmware_dir, name);
   const std::string key = fmt::format("{}\n{}\n{}", path, o.frontend, budget);

@@ -58,6 +58,17 @@ const char* to_string(OccupancyLimit limit) {
   return "?";
 }
 
+std::uint32_t max_regs_for_block(const SmConfig& config, Dim3 block) {
+  for (std::uint32_t regs = config.max_regs_per_thread; regs > 0; --regs) {
+    try {
+      (void)compute_occupancy(config, block, {regs, 0});
+      return regs;
+    } catch (const LaunchConfigError&) {
+    }
+  }
+  return 0;
+}
+
 Occupancy compute_occupancy(const SmConfig& config, Dim3 block, KernelResources resources) {
   check_dims("block", block, {config.max_block_x, config.max_block_y, config.max_block_z}, config);
   if (block.count() > config.max_threads_per_block) {

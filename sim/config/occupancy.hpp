@@ -77,6 +77,11 @@ struct Occupancy {
 /// too many registers per thread, or a block that cannot fit even once (registers or shared).
 Occupancy compute_occupancy(const config::SmConfig& config, Dim3 block, KernelResources resources);
 
+/// The most registers per thread (at most max_regs_per_thread) with which one block of shape `block`
+/// still fits the SM, as --maxrregcount for that launch shape; 0 if none does (the block itself is
+/// illegal, or does not fit even with one register).
+std::uint32_t max_regs_for_block(const config::SmConfig& config, Dim3 block);
+
 /// Throws LaunchConfigError for a zero grid dimension or one above max_grid_x/y/z.
 void check_grid(const config::SmConfig& config, Dim3 grid);
 

@@ -332,7 +332,10 @@ Val Lowering::value(const Operand& op, const Type& t) {
         v.off = s.offset;
         return v;
       }
-      if (s.space == Space::Param) fail(fmt::format("the address of parameter '{}' cannot be taken", op.name));
+      // A kernel parameter's address is its offset in bank 0, which ld.param through a register
+      // reads with LDC (clang passes structures by value that way).
+      if (s.space == Space::Param && op.kind == Operand::Kind::Symbol && !std::any_of(fn_.params.begin(), fn_.params.end(), [&](const VarDecl& d) { return d.name == op.name; }))
+        fail(fmt::format("the address of parameter '{}' cannot be taken", op.name));
       // Shared and local addresses are offsets within their space; a constant variable's address
       // is its offset in bank 2, which ld.const through a register reads with LDC.
       v.kind = Val::Kind::Imm;
@@ -620,6 +623,12 @@ void Lowering::load_store(const Instruction& in) {
   if (bytes > 16) fail("accesses wider than 128 bits are not supported");
 
   // Parameters: kernel parameters live in constant bank 0, call parameters in registers.
+  unsigned cbank = 2;  // constant variables; kernel parameters read through a register: bank 0
+  if (sp == Space::Param && regs_.count(addr.name)) {
+    if (!load) fail("st.param through a register: kernel parameters are read-only");
+    sp = Space::Const;
+    cbank = 0;
+  }
   if (sp == Space::Param) {
     auto it = layout_.symbols.find(addr.name);
     if (it == layout_.symbols.end() || it->second.space != Space::Param) return call_param(in, load, t, vec);
@@ -628,7 +637,7 @@ void Lowering::load_store(const Instruction& in) {
     const uint32_t d = dst(data);
     for (unsigned w = 0; w < std::max(1u, bytes / 4); ++w) {
       Em e(*this);
-      e(fmt::format("MOV {}, c[0][{:#x}]", e.part(d, w), off + 4 * w));
+      e(fmt::format("MOV {}, c[0][{:#x}]", e.part(d, w), (off & ~3u) + 4 * w));
     }
     if (bytes < 4) {  // sub-word parameters: extract and extend
       Em e(*this);
@@ -676,7 +685,7 @@ void Lowering::load_store(const Instruction& in) {
       e(fmt::format("LDC{} {}, c[2][RZ+{:#x}]", size, d_text, sym->second.offset + static_cast<uint32_t>(addr.imm)));
     } else {
       const std::string base = e.r(reg(addr).vreg);
-      e(fmt::format("LDC{} {}, c[2][{}+{:#x}]", size, d_text, base, static_cast<uint32_t>(addr.imm)));
+      e(fmt::format("LDC{} {}, c[{}][{}+{:#x}]", size, d_text, cbank, base, static_cast<uint32_t>(addr.imm)));
     }
   } else {
     Em e(*this);
@@ -1158,7 +1167,12 @@ void Lowering::setp(const Instruction& in) {
   std::string up = cmp;
   for (auto& ch : up) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   if (t.kind == Type::Kind::F) {
-    if (t.bits == 64) fail("setp on f64 is not supported yet");
+    if (t.bits == 64) {
+      if (layout_.soft_f64) no_dp_unit(in);
+      e(fmt::format("DSETP.{}.{} {}, {}, {}, {}, {}", up, bop, e.p(p), qs, e.r(vreg_value(in.operands.at(1), t)),
+                    e.r(vreg_value(in.operands.at(2), t)), cpred));
+      return;
+    }
     const std::string ftz = has(in, "ftz") ? ".FTZ" : "";
     e(fmt::format("FSETP.{}{}.{} {}, {}, {}, {}, {}", up, ftz, bop, e.p(p), qs, e.r(vreg_value(in.operands.at(1), t)),
                   e.b(value(in.operands.at(2), t), false, true), cpred));

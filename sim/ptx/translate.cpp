@@ -333,20 +333,16 @@ uint32_t register_budget(const Function& fn, const TranslateOptions& o, const st
   const config::SmConfig* cfg = config::find_config(o.config);
   if (!cfg) throw PtxError(file, fn.loc, fmt::format("unknown configuration '{}'", o.config));
   const Dim3 block{static_cast<uint32_t>(std::min<uint64_t>(threads, UINT32_MAX)), 1, 1};
-  for (; budget > 1; --budget) {
+  const uint32_t fits = max_regs_for_block(*cfg, block);
+  if (fits == 0) {
     try {
-      (void)compute_occupancy(*cfg, block, {budget, 0});
-      return budget;
-    } catch (const LaunchConfigError&) {
+      (void)compute_occupancy(*cfg, block, {1, 0});
+    } catch (const LaunchConfigError& e) {
+      throw PtxError(file, fn.loc, fmt::format("kernel {}: its launch bounds ({} threads) cannot fit configuration {}: {}",
+                                               fn.name, threads, o.config, e.what()));
     }
   }
-  try {
-    (void)compute_occupancy(*cfg, block, {1, 0});
-  } catch (const LaunchConfigError& e) {
-    throw PtxError(file, fn.loc, fmt::format("kernel {}: its launch bounds ({} threads) cannot fit configuration {}: {}",
-                                             fn.name, threads, o.config, e.what()));
-  }
-  return budget;
+  return std::max(1u, std::min(budget, fits));
 }
 
 // ---- emission ------------------------------------------------------------------------------------

@@ -38,13 +38,20 @@ class Compiled : public ::testing::TestWithParam<Case> {
     if (GetParam().frontend == Frontend::Clang && !tsm::compiler::find_clang()) GTEST_SKIP() << "clang++ is not installed";
   }
   // Compile tests/translator/cuda/NAME.cu with this case's front end and load it.
-  Runtime::ModuleId load(const std::string& name, uint32_t max_registers = 128, uint32_t* spilled = nullptr) {
+  // By default, compiled with the register budget this case's block size allows (--maxrregcount).
+  Runtime::ModuleId load(const std::string& name, uint32_t max_registers = 0, uint32_t* spilled = nullptr) {
+    if (max_registers == 0) max_registers = tsm::max_regs_for_block(rt_.config(), Dim3{block(), 1, 1});
+    return load_into(rt_, name, "g80", max_registers, spilled);
+  }
+  Runtime::ModuleId load_into(Runtime& rt, const std::string& name, const std::string& config, uint32_t max_registers = 128,
+                              uint32_t* spilled = nullptr) {
     tsm::ptx::CompileOptions o;
     o.frontend = GetParam().frontend;
     o.max_registers = max_registers;
+    o.config = config;
     auto c = tsm::ptx::compile_file(std::string(TSM_TRANSLATOR_CUDA_DIR) + "/" + name + ".cu", o);
     if (spilled) *spilled = c.stats.at(0).spilled;
-    return rt_.load_module(std::move(c.module));
+    return rt.load_module(std::move(c.module));
   }
   template <typename T>
   tsm::DevicePtr upload(const std::vector<T>& v) {
@@ -362,6 +369,199 @@ TEST_P(Compiled, SpilledKernelsComputeTheSameResults) {
   EXPECT_EQ(run_all(8, many), want);
   EXPECT_GT(some, 0u);
   EXPECT_GT(many, some);
+}
+
+TEST_P(Compiled, LoopWithSeveralExitTargets) {
+  const auto mod = load("multiexit");
+  const uint32_t n = 333, m = 40;
+  std::vector<int32_t> data(m), keys(n);
+  int32_t v = 0;
+  for (auto& d : data) d = v += 1 + static_cast<int32_t>(rng_() % 5);
+  for (auto& k : keys) k = static_cast<int32_t>(rng_() % (v + 10)) - 5;
+  const auto dout = upload(std::vector<int32_t>(n, 99));
+  rt_.launch(mod, "search", grid_for(n), Dim3{block(), 1, 1},
+             KernelArgs().i32(static_cast<int32_t>(n)).ptr(upload(keys)).ptr(upload(data)).i32(static_cast<int32_t>(m)).ptr(dout));
+  const auto out = download<int32_t>(dout, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    int32_t want = -1;
+    for (uint32_t j = 0; j < m; ++j) {
+      if (data[j] == keys[i]) { want = static_cast<int32_t>(j); break; }
+      if (data[j] > keys[i]) { want = -2 - static_cast<int32_t>(j); break; }
+    }
+    ASSERT_EQ(out[i], want) << i << " key " << keys[i];
+  }
+}
+
+TEST_P(Compiled, UnrolledLoopWithAnEarlyExitPerIteration) {
+  const auto mod = load("unrolled");
+  const uint32_t n = 500;
+  std::vector<uint32_t> in(n);
+  for (auto& x : in) x = rng_();
+  const auto dout = upload(std::vector<uint32_t>(n));
+  rt_.launch(mod, "unrolled", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(upload(in)).ptr(dout));
+  const auto out = download<uint32_t>(dout, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t acc = in[i];
+    for (uint32_t k = 0; k < (in[i] & 15); ++k) acc = acc * 3 + k;
+    ASSERT_EQ(out[i], acc) << i;
+  }
+}
+
+TEST_P(Compiled, DynamicSharedMemory) {
+  const auto mod = load("dynshared");
+  const uint32_t n = 777;
+  std::vector<float> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = static_cast<float>(i) * 1.5f;
+  const auto dout = upload(std::vector<float>(n));
+  rt_.launch(mod, "reverse", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(upload(in)).ptr(dout),
+             block() * 4);
+  const auto out = download<float>(dout, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t base = i / block() * block(), last = std::min(n - base, block()) - 1;
+    ASSERT_EQ(out[i], in[base + last - (i - base)]) << i;
+  }
+}
+
+TEST_P(Compiled, EveryAtomicFunction) {
+  const auto mod = load("atomics");
+  const uint32_t n = 1000;
+  std::vector<int32_t> in(n);
+  for (auto& x : in) x = static_cast<int32_t>(rng_() % 2001) - 1000;
+  std::vector<int32_t> g(15, 0);
+  g[2] = INT32_MAX, g[3] = INT32_MIN, g[4] = -1;
+  const auto dg = upload(g), dgu = upload(std::vector<uint32_t>(5, 0)), dgf = upload(std::vector<float>(1, 0.0f));
+  rt_.launch(mod, "atomics", grid_for(n), Dim3{block(), 1, 1},
+             KernelArgs().i32(static_cast<int32_t>(n)).ptr(upload(in)).ptr(dg).ptr(dgu).ptr(dgf));
+  const auto got = download<int32_t>(dg, 15);
+  const auto gotu = download<uint32_t>(dgu, 5);
+  std::vector<int32_t> w(15, 0);
+  w[2] = INT32_MAX, w[3] = INT32_MIN, w[4] = -1;
+  std::vector<uint32_t> wu(5, 0);
+  float wf = 0.0f;
+  for (uint32_t b = 0; b * block() < n; ++b) {
+    int32_t sh[7] = {0, 0, INT32_MAX, INT32_MIN, 0, -1, 0};
+    uint32_t count = 0;
+    for (uint32_t i = b * block(); i < std::min(n, (b + 1) * block()); ++i) {
+      const int32_t v = in[i];
+      w[0] += v, w[1] -= v, w[2] = std::min(w[2], v), w[3] = std::max(w[3], v);
+      w[4] &= ~(1 << (i & 31)), w[5] |= 1 << (v & 31), w[6] ^= v, w[7] += v;
+      wf += static_cast<float>(v & 255);
+      sh[0] += v, sh[1] -= v, sh[2] = std::min(sh[2], v), sh[3] = std::max(sh[3], v);
+      sh[4] |= 1 << (v & 31), sh[5] &= ~(1 << (v & 31)), sh[6] ^= v;
+      ++count;
+    }
+    for (int t = 0; t < 7; ++t) w[8 + t] += sh[t];
+    wu[3] += count % 5;
+    wu[4] += count;
+  }
+  wu[0] = n % 10, wu[1] = (7 - n % 7) % 7, wu[2] = 7;
+  EXPECT_EQ(got, w);
+  EXPECT_EQ(gotu, wu);
+  EXPECT_EQ(download<float>(dgf, 1)[0], wf);
+}
+
+TEST_P(Compiled, BarrierReductions) {
+  const auto mod = load("barrier_red");
+  const uint32_t n = 1000;
+  std::vector<int32_t> in(n);
+  for (auto& x : in) x = static_cast<int32_t>(rng_() % 1000) - (rng_() % 8 == 0 ? 500 : 0);
+  const uint32_t blocks = (n + block() - 1) / block();
+  const auto dout = upload(std::vector<int32_t>(3 * blocks, 7));
+  rt_.launch(mod, "votes", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(upload(in)).ptr(dout));
+  const auto out = download<int32_t>(dout, 3 * blocks);
+  for (uint32_t b = 0; b < blocks; ++b) {
+    int32_t count = 0, all = 1, any = 0;
+    for (uint32_t t = 0; t < block(); ++t) {
+      const uint32_t i = b * block() + t;
+      const int32_t v = i < n ? in[i] : 0;
+      count += v > 0, all &= v >= 0, any |= v > 900;
+    }
+    EXPECT_EQ(out[3 * b], count) << b;
+    EXPECT_EQ(out[3 * b + 1] != 0, all != 0) << b;
+    EXPECT_EQ(out[3 * b + 2] != 0, any != 0) << b;
+  }
+}
+
+TEST_P(Compiled, VectorTypes) {
+  const auto mod = load("vectors");
+  const uint32_t n = 300;
+  std::vector<float> a(4 * n);
+  std::vector<int32_t> b(2 * n);
+  for (auto& x : a) x = static_cast<float>(static_cast<int32_t>(rng_() % 20001) - 10000) / 64.0f;
+  for (auto& x : b) x = static_cast<int32_t>(rng_() % 201) - 100;
+  const auto dout = upload(std::vector<float>(4 * n));
+  rt_.launch(mod, "vectors", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(upload(a)).ptr(upload(b)).ptr(dout));
+  const auto out = download<float>(dout, 4 * n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const float want[4] = {std::fma(a[4 * i], static_cast<float>(b[2 * i]), a[4 * i + 3]), a[4 * i + 1] - a[4 * i + 2],
+                           static_cast<float>(b[2 * i] ^ b[2 * i + 1]), a[4 * i]};
+    for (int k = 0; k < 4; ++k) ASSERT_EQ(std::memcmp(&out[4 * i + k], &want[k], 4), 0) << i << "." << k;
+  }
+}
+
+TEST_P(Compiled, GenericPointersToSharedAndGlobalMemory) {
+  const auto mod = load("generic");
+  const uint32_t n = 600;
+  std::vector<float> in(n);
+  for (auto& x : in) x = static_cast<float>(static_cast<int32_t>(rng_() % 2001) - 1000) / 8.0f;
+  const auto dout = upload(std::vector<float>(2 * n, -1.0f));
+  rt_.launch(mod, "generic", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(upload(in)).ptr(dout));
+  const auto out = download<float>(dout, 2 * n);
+  for (uint32_t i = 0; i + 2 < n; ++i) {
+    const float want = in[i] + in[i + 1] + in[i + 2];
+    ASSERT_EQ(out[2 * i], want) << i;
+    ASSERT_EQ(out[2 * i + 1], want) << i;
+  }
+}
+
+TEST_P(Compiled, StructurePassedByValue) {
+  const auto mod = load("structparam");
+  struct Params {
+    char tag;
+    short scale;
+    float offset;
+    double unused;
+    int count;
+    uint64_t data;
+  };
+  static_assert(sizeof(Params) == 32);
+  const uint32_t n = 257;
+  std::vector<int32_t> data(n);
+  for (auto& x : data) x = static_cast<int32_t>(rng_() % 1000) - 500;
+  const Params p{-7, 300, 12.75f, 0.0, static_cast<int>(n), upload(data)};
+  const auto dout = upload(std::vector<int32_t>(n));
+  rt_.launch(mod, "apply", grid_for(n), Dim3{block(), 1, 1},
+             KernelArgs().bytes(std::span(reinterpret_cast<const uint8_t*>(&p), sizeof p)).ptr(dout));
+  const auto out = download<int32_t>(dout, n);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[i], data[i] * 300 + 12 - 7) << i;
+}
+
+TEST_P(Compiled, DoublePrecisionOnTheDpUnit) {
+  Runtime gt200{*tsm::config::find_config("gt200"), tsm::make_golden_backend()};
+  const auto mod = load_into(gt200, "double", "gt200");
+  const uint32_t n = 200;
+  std::vector<double> a(n), b(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    a[i] = std::ldexp(static_cast<double>(rng_()) + 0.5, static_cast<int>(rng_() % 200) - 100) * ((i & 1) ? -1 : 1);
+    b[i] = i % 7 == 0 ? a[i] : std::ldexp(static_cast<double>(rng_()), static_cast<int>(rng_() % 200) - 100);
+  }
+  const auto d_out = tsm::DevicePtr{gt200.malloc(32 * n)}, d_cmp = gt200.malloc(4 * n);
+  auto up = [&](const std::vector<double>& v) {
+    const auto p = gt200.malloc(static_cast<uint32_t>(8 * v.size()));
+    gt200.memcpy_to_device(p, std::span(reinterpret_cast<const uint8_t*>(v.data()), 8 * v.size()));
+    return p;
+  };
+  gt200.launch(mod, "dp", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(static_cast<int32_t>(n)).ptr(up(a)).ptr(up(b)).ptr(d_out).ptr(d_cmp));
+  std::vector<double> out(4 * n);
+  std::vector<int32_t> cmp(n);
+  gt200.memcpy_to_host(std::span(reinterpret_cast<uint8_t*>(out.data()), 32 * n), d_out);
+  gt200.memcpy_to_host(std::span(reinterpret_cast<uint8_t*>(cmp.data()), 4 * n), d_cmp);
+  for (uint32_t i = 0; i < n; ++i) {
+    const double x = a[i], y = b[i];
+    const double want[4] = {x + y, x * y, std::fma(x, y, -x), static_cast<double>(static_cast<float>(x))};
+    for (int k = 0; k < 4; ++k) ASSERT_EQ(std::memcmp(&out[4 * i + k], &want[k], 8), 0) << i << "." << k;
+    ASSERT_EQ(cmp[i], (x < y) + 2 * (x == y) + 4 * (x > 1e300)) << i;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, Compiled,
