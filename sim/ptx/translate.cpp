@@ -89,6 +89,29 @@ bool is_def(const MInst& m, isa::Field f) {
   return false;
 }
 
+// An unguarded `MOV Rd, Rb` (register to register, nothing else bound).
+bool is_plain_move(const MInst& m) {
+  if (!m.info || std::string_view(m.info->mnemonic) != "MOV" || m.binds.size() != 2) return false;
+  if (isa::get(m.word, isa::Field::pg) != isa::kPT || isa::get(m.word, isa::Field::pgn)) return false;
+  const bool rd0 = m.binds[0].field == isa::Field::rd && m.binds[1].field == isa::Field::rb;
+  const bool rd1 = m.binds[1].field == isa::Field::rd && m.binds[0].field == isa::Field::rb;
+  return rd0 || rd1;
+}
+
+// The peephole pass after allocation: moves whose source and destination got the same register.
+size_t remove_self_moves(MFunction& f, const std::vector<int>& phys) {
+  size_t removed = 0;
+  for (MBlock& blk : f.blocks) {
+    const size_t before = blk.insts.size();
+    std::erase_if(blk.insts, [&](const MInst& m) {
+      if (!is_plain_move(m) || m.target >= 0) return false;
+      return phys[m.binds[0].vreg] + m.binds[0].offset == phys[m.binds[1].vreg] + m.binds[1].offset;
+    });
+    removed += before - blk.insts.size();
+  }
+  return removed;
+}
+
 // One attempt at allocation. When registers run out, returns with `spill` naming the live value
 // whose interval reaches furthest (not a sequence's pinned operand, not a spill temporary).
 Allocation allocate_once(const MFunction& f, uint32_t budget, const std::string& file, const std::string& kernel,
@@ -111,6 +134,16 @@ Allocation allocate_once(const MFunction& f, uint32_t budget, const std::string&
   };
   std::vector<bool> pinned(nv, false);
   std::vector<Loc> pos_loc(pos);
+  // Copies: a value defined by `MOV v, s` would rather live in s's register (the MOV then goes).
+  std::vector<uint32_t> copy_of(nv, 0);
+  for (const MBlock& blk : f.blocks)
+    for (const MInst& m : blk.insts) {
+      if (!is_plain_move(m)) continue;
+      const auto& d = m.binds[0].field == isa::Field::rd ? m.binds[0] : m.binds[1];
+      const auto& src = m.binds[0].field == isa::Field::rd ? m.binds[1] : m.binds[0];
+      if (d.offset == src.offset && f.vregs[d.vreg].width == f.vregs[src.vreg].width && !f.vregs[d.vreg].pred)
+        copy_of[d.vreg] = src.vreg;
+    }
   for (size_t b = 0; b < nb; ++b) {
     const MBlock& blk = f.blocks[b];
     size_t p = block_start[b];
@@ -220,6 +253,11 @@ Allocation allocate_once(const MFunction& f, uint32_t budget, const std::string&
     }
     const unsigned w = info.width;
     int got = -1;
+    if (const uint32_t c = copy_of[v]; c && a.phys[c] >= 0 && static_cast<unsigned>(a.phys[c]) + w <= budget) {
+      bool free = true;
+      for (unsigned k = 0; k < w && free; ++k) free = reg_free_at(static_cast<unsigned>(a.phys[c]) + k, first[v]);
+      if (free) got = a.phys[c];
+    }
     for (unsigned r = 0; r + w <= budget && got < 0; r += w) {
       bool free = true;
       for (unsigned k = 0; k < w && free; ++k) free = reg_free_at(r + k, first[v]);
@@ -526,6 +564,7 @@ TranslateResult translate(const Module& ptx, const TranslateOptions& options) {
     const Allocated allocated = allocate(mf, register_budget(kernel, options, ptx.file), local_base, ptx.file, fn.name);
     const Allocation& alloc = allocated.alloc;
     if (allocated.spilled) layout.local_bytes = local_base + allocated.spill_bytes;
+    remove_self_moves(mf, alloc.phys);
     const std::vector<uint64_t> code = emit(mf, alloc);
     out.text.insert(out.text.end(), code.begin(), code.end());
     k.regs = alloc.registers;
