@@ -198,6 +198,20 @@ void Module::validate(std::string_view where) const {
     if (s.bank != isa::gen::kCbankLiterals || s.slot % 8 != 0 || lit == cbanks.end() || s.slot + 8 > lit->second.size())
       fail(fmt::format("global '{}' address slot c[{}][{:#x}] is misplaced", s.name, s.bank, s.slot));
   }
+  auto find_global = [&](const std::string& name) -> const DataSymbol* {
+    for (const auto& g : globals)
+      if (g.name == name) return &g;
+    return nullptr;
+  };
+  for (const auto& r : relocs) {
+    const DataSymbol* g = find_global(r.global);
+    if (!g) fail(fmt::format("relocation in '{}': no such global", r.global));
+    if (!find_global(r.target)) fail(fmt::format("relocation in '{}': target '{}' is not a global", r.global, r.target));
+    if (!(r.bytes == 1 || r.bytes == 2 || r.bytes == 4 || r.bytes == 8) || r.shift % 8 != 0 || r.shift > 56)
+      fail(fmt::format("relocation in '{}': {} bytes shifted by {} is not a valid form", r.global, r.bytes, r.shift));
+    if (uint64_t{r.at} + r.bytes > g->bytes())
+      fail(fmt::format("relocation in '{}' at byte {} lies outside the variable ({} bytes)", r.global, r.at, g->bytes()));
+  }
 }
 
 std::vector<uint8_t> Module::serialize() const {
@@ -222,6 +236,12 @@ std::vector<uint8_t> Module::serialize() const {
   };
   meta["consts"] = symbols(consts, false);
   meta["globals"] = symbols(globals, true);
+  if (!relocs.empty()) {
+    meta["relocs"] = json::array();
+    for (const auto& r : relocs)
+      meta["relocs"].push_back({{"global", r.global}, {"at", r.at}, {"target", r.target}, {"addend", r.addend},
+                                {"bytes", r.bytes}, {"shift", r.shift}});
+  }
   const std::string meta_text = meta.dump(1);
 
   struct Section {
@@ -361,6 +381,22 @@ Module Module::deserialize(std::span<const uint8_t> in, std::string_view where_v
   };
   symbols("consts", m.consts, false);
   symbols("globals", m.globals, true);
+  if (meta.contains("relocs")) {  // optional: only modules with address initializers have it
+    const json& a = r.array(meta, "", "relocs");
+    for (size_t i = 0; i < a.size(); ++i) {
+      const std::string p = fmt::format("relocs[{}]", i);
+      Relocation rel;
+      rel.global = r.member(a[i], p, "global").is_string() ? r.member(a[i], p, "global").get<std::string>() : "";
+      rel.target = r.member(a[i], p, "target").is_string() ? r.member(a[i], p, "target").get<std::string>() : "";
+      rel.at = r.u32(a[i], p, "at");
+      const json& addend = r.member(a[i], p, "addend");
+      if (!addend.is_number_integer()) r.fail(p + ".addend", "must be an integer");
+      rel.addend = addend.get<int64_t>();
+      rel.bytes = r.u32(a[i], p, "bytes");
+      rel.shift = r.u32(a[i], p, "shift");
+      m.relocs.push_back(std::move(rel));
+    }
+  }
   m.validate(where);
   return m;
 }

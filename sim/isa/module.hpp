@@ -61,6 +61,19 @@ struct DataSymbol {
   uint32_t bytes() const { return type.size * count; }
 };
 
+/// An address the loader writes into the global image once it has placed the globals: at byte `at`
+/// of global `global`, the low `bytes` bytes of (address of global `target` + addend) >> shift
+/// (pointer tables and pointers in initialized structures; shift for nvcc's one-byte-of-an-address
+/// form in packed structures).
+struct Relocation {
+  std::string global;
+  uint32_t at = 0;
+  std::string target;
+  int64_t addend = 0;
+  uint32_t bytes = 8;  // 1, 2, 4 or 8
+  uint32_t shift = 0;  // 0..56, a multiple of 8
+};
+
 struct Module {
   std::vector<uint64_t> text;
   std::vector<KernelInfo> kernels;
@@ -69,6 +82,7 @@ struct Module {
   std::vector<DataSymbol> globals;  // data in the global image
   std::map<uint32_t, std::vector<uint8_t>> cbanks;  // initial images of constant banks 1..15
   std::vector<uint8_t> global_data;
+  std::vector<Relocation> relocs;  // addresses in the global image, filled in at load time
 
   const KernelInfo* find_kernel(std::string_view name) const;
 

@@ -82,8 +82,9 @@ struct VarDecl {
   bool is_visible = false;
   std::vector<uint64_t> init;             // initializer elements as raw bits of `type`
   std::vector<std::string> init_symbols;  // generic(sym)/sym initializers for pointers, per element ("" = numeric)
-  // Added by the parser: per element, the mask of nvcc's byte-of-an-address form 0xFF00(generic(sym)) (packed
-  // structs holding pointers): the element is (address & mask) >> ctz(mask). 0 = the whole value.
+  // Added by the parser: per element, the mask of nvcc's byte-of-an-address form 0xFF00(generic(sym)+off)
+  // (packed structs holding pointers): the element is ((address + off) & mask) >> ctz(mask). 0 = the whole
+  // value. For address elements `init` holds the offset.
   std::vector<uint64_t> init_masks;
   bool has_init = false;
   bool ptr = false;          // .param .ptr attribute

@@ -569,8 +569,13 @@ class Parser {
     } else {
       symbol = std::string(expect_ident("a variable name inside the address mask").text);
     }
+    int64_t offset = 0;  // 0xFF00(generic(sym)+4)
+    if (peek().is('+') || peek().is('-')) {
+      const bool minus = take().is('-');
+      offset = parse_offset(minus);
+    }
     expect(')', "to close the address mask");
-    push_init(decl, 0, std::move(symbol), mask.value);
+    push_init(decl, static_cast<uint64_t>(offset), std::move(symbol), mask.value);
   }
 
   // init_symbols and init_masks always have one entry per element ("" and 0 for a number).

@@ -2,6 +2,7 @@
 #include "ptx/translate.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <numeric>
 
@@ -463,8 +464,28 @@ TranslateResult translate(const Module& ptx, const TranslateOptions& options) {
       out.consts.push_back(data_symbol(d, g::kCbankUser, off));
       common.symbols[d.name] = {Space::Const, off, static_cast<uint32_t>(bytes)};
     } else if (d.space == Space::Global) {
-      if (!d.init_symbols.empty() && std::any_of(d.init_symbols.begin(), d.init_symbols.end(), [](const std::string& x) { return !x.empty(); }))
-        throw PtxError(ptx.file, d.loc, fmt::format("global '{}': initializers holding addresses are not supported yet", d.name));
+      // Initializers holding addresses of other globals become relocations the loader fills in.
+      const unsigned eb = std::max(1u, d.type.bits / 8);
+      for (size_t i = 0; i < d.init_symbols.size(); ++i) {
+        const std::string& target = d.init_symbols[i];
+        if (target.empty()) continue;
+        const bool is_global = std::any_of(ptx.globals.begin(), ptx.globals.end(), [&](const VarDecl& g) {
+          return g.name == target && g.space == Space::Global;
+        });
+        if (!is_global)
+          throw PtxError(ptx.file, d.loc, fmt::format("global '{}': its initializer holds the address of '{}', which is not a "
+                                                      ".global variable (only addresses of global variables are supported)",
+                                                      d.name, target));
+        const uint64_t mask = i < d.init_masks.size() ? d.init_masks[i] : 0;
+        Relocation r;
+        r.global = d.name;
+        r.at = static_cast<uint32_t>(i * eb);
+        r.target = target;
+        r.addend = static_cast<int64_t>(d.init[i]);
+        r.bytes = mask ? 1 : eb;
+        r.shift = mask ? static_cast<uint32_t>(std::countr_zero(mask)) : 0;
+        out.relocs.push_back(std::move(r));
+      }
       const uint32_t off = align_up(static_cast<uint32_t>(out.global_data.size()), alignment(d));
       out.global_data.resize(off, 0);
       const auto init = init_bytes(d);

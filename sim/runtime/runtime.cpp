@@ -153,6 +153,12 @@ Runtime::ModuleId Runtime::load_module(Module module) {
     std::memcpy(slot.data() + gsym.slot, &a, 8);
     lm->globals.emplace(gsym.name, addr);
   }
+  for (const auto& r : module.relocs) {  // addresses inside initialized globals
+    const uint64_t value = (uint64_t{lm->globals.at(r.target)} + static_cast<uint64_t>(r.addend)) >> r.shift;
+    uint8_t bytes[8];
+    for (uint32_t b = 0; b < r.bytes; ++b) bytes[b] = static_cast<uint8_t>(value >> (8 * b));
+    memcpy_to_device(lm->globals.at(r.global) + r.at, std::span(bytes, r.bytes));
+  }
   lm->module = std::move(module);
   modules_.push_back(std::move(lm));
   return modules_.size() - 1;

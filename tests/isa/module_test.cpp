@@ -105,3 +105,44 @@ TEST(Container, ValidChecksumDoesNotHideBadContent) {
 }
 
 }  // namespace
+
+namespace {
+
+// Relocations: addresses of globals inside the global image, filled in by the loader.
+tsm::Module with_table() {
+  tsm::Module m = tsm::assemble(".global data u32[4]\n.global table u64[2]\n.kernel k\n    EXIT\n", "r.tsa");
+  m.relocs.push_back({"table", 8, "data", 12, 8, 0});
+  m.relocs.push_back({"table", 1, "data", 0, 1, 8});
+  return m;
+}
+
+TEST(Container, RelocationsRoundTrip) {
+  const tsm::Module m = tsm::Module::deserialize(with_table().serialize(), "r.tsb");
+  ASSERT_EQ(m.relocs.size(), 2u);
+  EXPECT_EQ(m.relocs[0].global, "table");
+  EXPECT_EQ(m.relocs[0].at, 8u);
+  EXPECT_EQ(m.relocs[0].target, "data");
+  EXPECT_EQ(m.relocs[0].addend, 12);
+  EXPECT_EQ(m.relocs[1].bytes, 1u);
+  EXPECT_EQ(m.relocs[1].shift, 8u);
+}
+
+TEST(Container, BadRelocationsAreRejected) {
+  auto error = [](tsm::Relocation r) {
+    tsm::Module m = with_table();
+    m.relocs = {r};
+    try {
+      m.validate("r.tsb");
+    } catch (const tsm::FormatError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error({"nope", 0, "data", 0, 8, 0}).find("relocation in 'nope': no such global"), std::string::npos);
+  EXPECT_NE(error({"table", 0, "nope", 0, 8, 0}).find("target 'nope' is not a global"), std::string::npos);
+  EXPECT_NE(error({"table", 12, "data", 0, 8, 0}).find("lies outside the variable (16 bytes)"), std::string::npos);
+  EXPECT_NE(error({"table", 0, "data", 0, 3, 0}).find("3 bytes shifted by 0 is not a valid form"), std::string::npos);
+  EXPECT_NE(error({"table", 0, "data", 0, 1, 4}).find("is not a valid form"), std::string::npos);
+}
+
+}  // namespace

@@ -564,6 +564,17 @@ TEST_P(Compiled, DoublePrecisionOnTheDpUnit) {
   }
 }
 
+TEST_P(Compiled, GlobalsInitializedWithAddresses) {
+  const auto mod = load("globals");
+  const auto dout = upload(std::vector<int32_t>(4, -1));
+  const auto r = rt_.launch(mod, "globals", Dim3{1, 1, 1}, Dim3{std::min(block(), 32u), 1, 1}, KernelArgs().ptr(dout));
+  EXPECT_EQ(download<int32_t>(dout, 4), (std::vector<int32_t>{40, 10, 30, 20 + 't'}));
+  EXPECT_EQ(r.printf_output, "name 0 = alpha\nname 1 = beta\n");
+  uint64_t first = 0;
+  rt_.read_symbol(mod, "picks", std::span(reinterpret_cast<uint8_t*>(&first), 8));
+  EXPECT_EQ(first, rt_.symbol_address(mod, "values") + 4);  // thread 4 stored &values[1]
+}
+
 INSTANTIATE_TEST_SUITE_P(Kernels, Compiled,
                          ::testing::Values(Case{Frontend::Nvcc, 32}, Case{Frontend::Nvcc, 100}, Case{Frontend::Nvcc, 256},
                                            Case{Frontend::Clang, 32}, Case{Frontend::Clang, 100}, Case{Frontend::Clang, 256}),
