@@ -120,11 +120,14 @@ Set reach(const MFunction& f, int from, int stop, const Set* within = nullptr) {
 void single_exit(MFunction& f, const Set& body, std::set<int>& exits, int header, const std::string& file) {
   const std::vector<int> targets(exits.begin(), exits.end());
   const size_t n = body.size();
-  for (size_t b = 0; b < n; ++b)
-    if (body[b] && (f.blocks[b].exit == MBlock::Exit::Break || !f.blocks[b].side_exits.empty() ||
-                    (f.blocks[b].exit == MBlock::Exit::Sync && !body[static_cast<size_t>(f.blocks[b].taken)])))
-      fail(file, f.blocks[b].branch_loc,
-           "a loop left both to an enclosing loop's exit and to other blocks is not supported (break out of nested loops)");
+  // Inner loops are done already and leave into this loop's body; nothing may leave it otherwise.
+  for (size_t b = 0; b < n; ++b) {
+    if (!body[b]) continue;
+    const MBlock& blk = f.blocks[b];
+    bool escapes = (blk.exit == MBlock::Exit::Break || blk.exit == MBlock::Exit::Sync) && !body[static_cast<size_t>(blk.taken)];
+    for (int x : blk.side_exits) escapes |= !body[static_cast<size_t>(x)];
+    if (escapes) fail(file, blk.branch_loc, "internal error: a loop is left through an already placed BRK or SYNC");
+  }
   const uint32_t sel = f.new_vreg(1);
   const Loc loc = f.blocks[static_cast<size_t>(header)].branch_loc;
   auto index = [&](int x) { return static_cast<uint32_t>(std::find(targets.begin(), targets.end(), x) - targets.begin()); };
@@ -182,39 +185,55 @@ void single_exit(MFunction& f, const Set& body, std::set<int>& exits, int header
   exits = {land};
 }
 
+// The natural loop of `header`: the header plus every block reaching a back edge's source
+// without passing the header.
+Set natural_loop(const MFunction& f, const std::vector<Set>& dom, int header) {
+  const size_t n = f.blocks.size();
+  Set body(n, false);
+  body[static_cast<size_t>(header)] = true;
+  for (size_t u = 0; u < n; ++u) {
+    bool back = false;
+    for (int s : successors(f, static_cast<int>(u))) back |= s == header && dom[u][static_cast<size_t>(header)];
+    if (!back) continue;
+    std::vector<int> work{static_cast<int>(u)};
+    while (!work.empty()) {
+      const int x = work.back();
+      work.pop_back();
+      if (body[static_cast<size_t>(x)]) continue;
+      body[static_cast<size_t>(x)] = true;
+      for (size_t p = 0; p < n; ++p)
+        for (int s : successors(f, static_cast<int>(p)))
+          if (s == x) work.push_back(static_cast<int>(p));
+    }
+  }
+  return body;
+}
+
 void loops(MFunction& f, const std::string& file) {
-  for (;;) {  // one loop per round, outermost first: the CFG changes under us
+  // One loop per round, innermost first (the smallest natural loop not yet done): an inner loop
+  // that is left towards several places gets its landing block inside the enclosing loop first,
+  // which then leaves the enclosing loop by an ordinary exit edge. The CFG changes under us.
+  for (;;) {
     const auto dom = dominators(f, false);
     const size_t n = f.blocks.size();
     int header = -1, latch = -1;
-    for (size_t u = 0; u < n && header < 0; ++u)
+    Set body;
+    size_t best = SIZE_MAX;
+    for (size_t u = 0; u < n; ++u)
       for (int h : successors(f, static_cast<int>(u)))
         if (dom[u][static_cast<size_t>(h)] && !f.blocks[static_cast<size_t>(h)].loop_done) {
-          header = h;
-          latch = static_cast<int>(u);
-          break;
+          Set candidate = natural_loop(f, dom, h);
+          const size_t size = static_cast<size_t>(std::count(candidate.begin(), candidate.end(), true));
+          if (size < best) {
+            best = size;
+            header = h;
+            latch = static_cast<int>(u);
+            body = std::move(candidate);
+          }
         }
     if (header < 0) return;
     MBlock& hb = f.blocks[static_cast<size_t>(header)];
     hb.loop_done = true;
-    // Natural loop: the header plus every block reaching a back edge's source without passing it.
-    Set body(n, false);
-    body[static_cast<size_t>(header)] = true;
-    for (size_t u = 0; u < n; ++u) {
-      bool back = false;
-      for (int s : successors(f, static_cast<int>(u))) back |= s == header && dom[u][static_cast<size_t>(header)];
-      if (!back) continue;
-      std::vector<int> work{static_cast<int>(u)};
-      while (!work.empty()) {
-        const int x = work.back();
-        work.pop_back();
-        if (body[static_cast<size_t>(x)]) continue;
-        body[static_cast<size_t>(x)] = true;
-        for (size_t p = 0; p < n; ++p)
-          for (int s : successors(f, static_cast<int>(p)))
-            if (s == x) work.push_back(static_cast<int>(p));
-      }
-    }
     (void)latch;
     std::set<int> exits;
     const Loc header_loc = hb.branch_loc;
@@ -273,12 +292,26 @@ void regions(MFunction& f, const std::string& file) {
   };
   const auto pdom = dominators(f, true);
   const size_t n = f.blocks.size();
+  // Loop bodies: a branch inside a loop whose paths only meet outside it needs no SSY (its lanes
+  // that leave wait at the loop's PBK; the others go round again), and an SSY there would be
+  // pushed again on every iteration.
+  std::vector<Set> bodies;
+  {
+    const auto dom = dominators(f, false);
+    std::set<int> headers;
+    for (size_t u = 0; u < n; ++u)
+      for (int h : successors(f, static_cast<int>(u)))
+        if (dom[u][static_cast<size_t>(h)]) headers.insert(h);
+    for (int h : headers) bodies.push_back(natural_loop(f, dom, h));
+  }
   std::vector<Region> rs;
   for (size_t b = 0; b < n; ++b) {
     const MBlock& blk = f.blocks[b];
     if (blk.exit != MBlock::Exit::Branch || blk.uniform) continue;
     const int p = immediate(pdom, static_cast<int>(b));
     if (p < 0 || p == static_cast<int>(n)) continue;  // the paths only meet when the threads exit
+    if (std::any_of(bodies.begin(), bodies.end(), [&](const Set& body) { return body[b] && !body[static_cast<size_t>(p)]; }))
+      continue;
     const Set nodes = reach(f, static_cast<int>(b), p);
     rs.push_back({static_cast<int>(b), p, static_cast<size_t>(std::count(nodes.begin(), nodes.end(), true))});
   }

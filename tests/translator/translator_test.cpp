@@ -575,6 +575,55 @@ TEST_P(Compiled, GlobalsInitializedWithAddresses) {
   EXPECT_EQ(first, rt_.symbol_address(mod, "values") + 4);  // thread 4 stored &values[1]
 }
 
+TEST_P(Compiled, EarlyReturnFromNestedLoops) {
+  const auto mod = load("nested");
+  const int n = 13, m = 11;
+  std::vector<int32_t> grid(n * m);
+  for (auto& v : grid) v = static_cast<int32_t>(rng_() % 400);
+  for (int r = 0; r < n; r += 3) grid[r * m + static_cast<int>(rng_() % m)] = -1;  // rows that end early
+  const uint32_t threads = grid_for(300).x * block();  // the kernel has no bounds check: whole blocks
+  const auto dout = upload(std::vector<int32_t>(threads, 7));
+  rt_.launch(mod, "find2d", grid_for(threads), Dim3{block(), 1, 1}, KernelArgs().i32(n).i32(m).ptr(upload(grid)).i32(50).ptr(dout));
+  const auto out = download<int32_t>(dout, threads);
+  for (uint32_t t = 0; t < threads; ++t) {
+    int32_t want = -1;
+    const int32_t k = 50 + static_cast<int32_t>(t);
+    for (int i = 0; i < n && want < 0; ++i)
+      for (int j = 0; j < m; ++j) {
+        if (grid[i * m + j] == k) {
+          want = i * 1000 + j;
+          break;
+        }
+        if (grid[i * m + j] < 0) break;
+      }
+    ASSERT_EQ(out[t], want) << t;
+  }
+}
+
+TEST_P(Compiled, BreakAfterWorkInsideAnIf) {
+  const auto mod = load("nested");
+  const int n = 500;
+  std::vector<int32_t> in(n);
+  for (auto& v : in) v = static_cast<int32_t>(rng_() % 1000) + 1;
+  const auto dout = upload(std::vector<int32_t>(2 * n, -5));
+  rt_.launch(mod, "break_with_work", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().i32(n).ptr(upload(in)).ptr(dout));
+  const auto out = download<int32_t>(dout, 2 * n);
+  for (int t = 0; t < n; ++t) {
+    int acc = 0, at = -5;
+    for (int k = 0; k < 64; ++k) {
+      const int v = in[(t + k) % n];
+      if (v % 7 == 0) {
+        acc = acc * 3 + v;
+        at = k;
+        break;
+      }
+      acc += v;
+    }
+    ASSERT_EQ(out[t], acc) << t;
+    ASSERT_EQ(out[n + t], at) << t;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Kernels, Compiled,
                          ::testing::Values(Case{Frontend::Nvcc, 32}, Case{Frontend::Nvcc, 100}, Case{Frontend::Nvcc, 256},
                                            Case{Frontend::Clang, 32}, Case{Frontend::Clang, 100}, Case{Frontend::Clang, 256}),
