@@ -147,7 +147,7 @@ module tsm_fma32 #(
     lead_exp = e0 + 12'sd51 - $signed({6'd0, lz_sum});
     quantum_exp = (lead_exp - 12'sd23 > -12'sd149) ? lead_exp - 12'sd23 : -12'sd149;
     sh = quantum_exp - e0;
-    if (sh < 0) rounded_parts = {25'(sum << 6'(-sh)), 2'b00};
+    if (sh < 0) rounded_parts = {25'(sum << 6'(12'sd0 - sh)), 2'b00};  // no unary minus: see tsm_sfu.sv
     else rounded_parts = shift_for_rounding(sum, (sh > 12'sd256) ? 9'd256 : 9'(sh));
     kept = rounded_parts[26:2];
     up = rounds_up(rnd_i, sx, kept[0], rounded_parts[1], rounded_parts[0]);
