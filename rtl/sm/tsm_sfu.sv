@@ -233,26 +233,8 @@ module tsm_sfu #(
   end
 
   // ---- pipeline ----
-  if (Stages == 0) begin : gen_comb
-    assign valid_o = valid_i;
-    assign result_o = result;
-  end else begin : gen_pipe
-    logic [Stages-1:0]    valid_q;
-    logic [Stages*32-1:0] result_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        valid_q <= '0;
-      end else begin
-        valid_q[0] <= valid_i;
-        for (int s = 1; s < Stages; s++) valid_q[s] <= valid_q[s-1];
-      end
-    end
-    always_ff @(posedge clk_i) begin
-      result_q[31:0] <= result;
-      for (int s = 1; s < Stages; s++) result_q[32*s +: 32] <= result_q[32*(s-1) +: 32];
-    end
-    assign valid_o = valid_q[Stages-1];
-    assign result_o = result_q[32*(Stages-1) +: 32];
-  end
+  tsm_delay #(.Stages(Stages), .Width(32)) u_delay (
+    .clk_i, .rst_ni, .valid_i, .data_i(result), .valid_o, .data_o(result_o)
+  );
 
 endmodule

@@ -7,15 +7,16 @@
 
 #include <bit>
 #include <cstdint>
-#include <deque>
-#include <memory>
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
 #include <verilated.h>
 
 #include "arith/fp.hpp"
+#include "pipeline_driver.hpp"
 #include TSM_MODEL_HEADER
 
 namespace {
@@ -73,51 +74,22 @@ std::vector<Case> cases(size_t random_count) {
 }
 
 TEST(Fma32, MatchesTheGoldenModelBitForBit) {
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto dut = std::make_unique<TSM_MODEL_CLASS>(ctx.get());
-  const std::vector<Case> all = cases(TSM_RANDOM_CASES);
-  dut->clk_i = 0;
-  dut->rst_ni = 0;
-  dut->valid_i = 0;
-  dut->eval();
-  dut->rst_ni = 1;
-  dut->eval();
-  std::deque<size_t> in_flight;
-  size_t next = 0, checked = 0, failures = 0;
-  auto tick = [&] {
-    dut->clk_i = 1;
-    dut->eval();
-    dut->clk_i = 0;
-    dut->eval();
-  };
-  while (checked < all.size()) {
-    if (next < all.size()) {
-      const Case& c = all[next];
-      dut->valid_i = 1;
-      dut->a_i = c.a;
-      dut->b_i = c.b;
-      dut->c_i = c.c;
-      dut->rnd_i = c.rnd;
-      dut->ftz_i = c.ftz;
-      dut->sat_i = c.sat;
-      in_flight.push_back(next++);
-    } else {
-      dut->valid_i = 0;
-    }
-    tick();
-    if (dut->valid_o) {
-      ASSERT_FALSE(in_flight.empty()) << "a result without operands";
-      const Case& c = all[in_flight.front()];
-      in_flight.pop_front();
-      const uint32_t want = tsm::fp::fma_f32(c.a, c.b, c.c, static_cast<Rnd>(c.rnd), c.ftz, c.sat);
-      if (dut->result_o != want && failures++ < 10)
-        ADD_FAILURE() << fmt::format("fma({:#010x}, {:#010x}, {:#010x}) rnd {} ftz {} sat {}: RTL {:#010x}, golden {:#010x}",
-                                     c.a, c.b, c.c, c.rnd, c.ftz, c.sat, dut->result_o, want);
-      ++checked;
-    }
-  }
-  dut->final();
-  EXPECT_EQ(failures, 0u) << "of " << checked << " operand sets";
+  const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
+      cases(TSM_RANDOM_CASES),
+      [](TSM_MODEL_CLASS& dut, const Case& c) {
+        dut.a_i = c.a;
+        dut.b_i = c.b;
+        dut.c_i = c.c;
+        dut.rnd_i = c.rnd;
+        dut.ftz_i = c.ftz;
+        dut.sat_i = c.sat;
+      },
+      [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
+        const uint32_t want = tsm::fp::fma_f32(c.a, c.b, c.c, static_cast<Rnd>(c.rnd), c.ftz, c.sat);
+        if (dut.result_o == want) return std::nullopt;
+        return fmt::format("fma({:#010x}, {:#010x}, {:#010x}) rnd {} ftz {} sat {}: RTL {:#010x}, golden {:#010x}", c.a,
+                           c.b, c.c, c.rnd, c.ftz, c.sat, dut.result_o, want);
+      });
   EXPECT_GE(checked, 100000u);
 }
 

@@ -5,14 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <deque>
-#include <memory>
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
 #include <verilated.h>
 
+#include "pipeline_driver.hpp"
 #include "sfu/sfu.hpp"
 #include TSM_MODEL_HEADER
 
@@ -55,44 +56,20 @@ std::vector<Case> cases(size_t random_per_function) {
 }
 
 TEST(Sfu, MatchesTheGoldenModelBitForBit) {
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto dut = std::make_unique<TSM_MODEL_CLASS>(ctx.get());
-  const std::vector<Case> all = cases(TSM_RANDOM_CASES);
-  dut->clk_i = 0;
-  dut->rst_ni = 0;
-  dut->valid_i = 0;
-  dut->eval();
-  dut->rst_ni = 1;
-  dut->eval();
-  std::deque<size_t> in_flight;
-  size_t next = 0, checked = 0, failures = 0;
-  while (checked < all.size()) {
-    if (next < all.size()) {
-      dut->valid_i = 1;
-      dut->func_i = all[next].func;
-      dut->x_i = all[next].x;
-      dut->ftz_i = all[next].ftz;
-      in_flight.push_back(next++);
-    } else {
-      dut->valid_i = 0;
-    }
-    dut->clk_i = 1;
-    dut->eval();
-    dut->clk_i = 0;
-    dut->eval();
-    if (dut->valid_o) {
-      ASSERT_FALSE(in_flight.empty()) << "a result without an operand";
-      const Case& c = all[in_flight.front()];
-      in_flight.pop_front();
-      const uint32_t want = tsm::sfu::evaluate(static_cast<Mufu>(c.func), c.x, c.ftz);
-      if (dut->result_o != want && failures++ < 10)
-        ADD_FAILURE() << fmt::format("MUFU {} of {:#010x} ftz {}: RTL {:#010x}, golden {:#010x}", c.func, c.x, c.ftz,
-                                     dut->result_o, want);
-      ++checked;
-    }
-  }
-  dut->final();
-  EXPECT_EQ(failures, 0u) << "of " << checked << " operands";
+  const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
+      cases(TSM_RANDOM_CASES),
+      [](TSM_MODEL_CLASS& dut, const Case& c) {
+        dut.func_i = c.func;
+        dut.x_i = c.x;
+        dut.ftz_i = c.ftz;
+      },
+      [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
+        const uint32_t want = tsm::sfu::evaluate(static_cast<Mufu>(c.func), c.x, c.ftz);
+        if (dut.result_o == want) return std::nullopt;
+        return fmt::format("MUFU {} of {:#010x} ftz {}: RTL {:#010x}, golden {:#010x}", c.func, c.x, c.ftz, dut.result_o,
+                           want);
+      });
+  EXPECT_GE(checked, 100000u);
 }
 
 }  // namespace
