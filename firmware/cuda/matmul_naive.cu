@@ -3,7 +3,7 @@
 // multiples of the block) do nothing. Each dot product is an explicit fmaf chain in k order, so a
 // host reference with std::fma in the same order is bit-exact. Exercises 2D thread and block
 // indices, integer address arithmetic and a loop of dependent FFMAs with strided global loads.
-// Host program and reference: firmware/host/matmul_naive.cpp.
+// Host program and reference: firmware/host/matmul.cpp.
 extern "C" __global__ void matmul_naive(const float* A, const float* B, float* C, int m, int k, int n) {
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   const int col = blockIdx.x * blockDim.x + threadIdx.x;

@@ -4,7 +4,7 @@
 // shared memory, __syncthreads() before the tiles are overwritten. The padding adds fmaf(0, 0, acc)
 // = acc, so the result is the plain k-order fmaf chain, bit-exact against the same reference as
 // matmul_naive. Exercises __shared__ 2D arrays, barriers in a loop and bounds-checked loads.
-// Host program and reference: firmware/host/matmul_tiled.cpp.
+// Host program and reference: firmware/host/matmul.cpp.
 #define TILE_WIDTH 16
 
 extern "C" __global__ void matmul_tiled(const float* A, const float* B, float* C, int m, int k, int n) {
