@@ -20,12 +20,7 @@ EOF
 case "${1:-}" in
   build)
     [[ $# -eq 1 ]] || usage
-    nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
-    mkdir -p "$bin_dir"
-    # cudart and zlib linked statically: the device machine needs nothing but the NVIDIA driver.
-    "$nvcc" -std=c++20 -O2 -arch=sm_90 --extended-lambda -cudart static \
-      -o "$bin" "$here/refvec.cu" "$("${CXX:-g++}" -print-file-name=libz.a)"
-    echo "built $bin"
+    "$root/tests/tools/build_gpu_generator.sh" "$here/refvec.cu" "$bin" c++20
     ;;
   run)
     [[ $# -eq 2 ]] || usage

@@ -21,12 +21,7 @@ USAGE
 case "${1:-}" in
   build)
     [[ $# -eq 1 ]] || usage
-    nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
-    mkdir -p "$bin_dir"
-    # cudart and zlib linked statically: the GPU machine needs nothing but the NVIDIA driver.
-    "$nvcc" -std=c++17 -O2 -arch=sm_90 --extended-lambda -cudart static \
-      -o "$bin" "$here/gpu_vectors.cu" "$("${CXX:-g++}" -print-file-name=libz.a)"
-    echo "built $bin"
+    "$root/tests/tools/build_gpu_generator.sh" "$here/gpu_vectors.cu" "$bin" c++17
     ;;
   run)
     [[ $# -eq 2 ]] || usage
