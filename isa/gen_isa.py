@@ -478,6 +478,32 @@ def gen_sv(t):
          lambda i: any(op["k"] == "pred" and op.get("role") == "dst" for op in i["operands"]))
     flag("op_reads_ps", "reads predicate ps", lambda i: any(op["f"] == "ps" for op in i["operands"]))
     flag("op_uses_pcc", "reads/writes the carry predicate pcc", lambda i: any(op["f"] == "pcc" for op in i["operands"]))
+    flag("op_mem_offset", "its memory operand [Ra+off] has the moff offset field",
+         lambda i: any(op["k"] == "mem" and not op.get("nooff") for op in i["operands"]))
+
+    def b_imm(ins):
+        kinds = [op.get("imm", "none") for op in ins["operands"] if op["k"] == "b"]
+        return kinds[0] if kinds else "none"
+
+    op_case("op_b_imm", 2, lambda i: f"2'd{IMM_KINDS.index(b_imm(i))}",
+            "meaning of operand B's 20-bit immediate: 0 none, 1 sign-extended integer, 2 top bits of a binary32, "
+            "3 top bits of a binary64", "2'd0")
+    # Operand decorations: {abs, neg} flags that apply to source A, B and C of each instruction.
+    for opnd in ("ra", "b", "rc"):
+        fname = f"dec_{opnd}"
+        w(f"  /// {{|x|, -x}} flags the instruction applies to operand {opnd} (bit 1 abs, bit 0 neg)")
+        w(f"  function automatic logic [1:0] {fname}(input logic [{WORD_BITS - 1}:0] insn);")
+        w("    unique case (insn[7:0])")
+        for ins in insns:
+            for op in ins["operands"]:
+                if op["f"] != opnd or not (op.get("neg") or op.get("abs")):
+                    continue
+                a = f"insn{field_slice(fields[op['abs']])}" if op.get("abs") else "1'b0"
+                n = f"insn{field_slice(fields[op['neg']])}" if op.get("neg") else "1'b0"
+                w(f"      OP_{ins['mnemonic']}: {fname} = {{{a}, {n}}};")
+        w(f"      default: {fname} = 2'b00;")
+        w("    endcase")
+        w("  endfunction")
     w("")
     for operand_name, doc in (("rd", "rd (destination, or store data)"), ("ra", "ra (source A or address)"),
                               ("b", "operand B"), ("rc", "rc (source C)")):

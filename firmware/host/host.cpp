@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "isa/assembler.hpp"
+#include "rtl_model/models.hpp"
 #include "ptx/compile.hpp"
 
 namespace tsm::firmware {
@@ -69,13 +70,28 @@ const std::vector<HostProgram>& host_programs() {
   return programs;
 }
 
+std::unique_ptr<Backend> make_backend_rtl(const config::SmConfig& cfg, uint32_t sms, bool lockstep,
+                                          const std::vector<std::string>& verilator_args) {
+  rtl::RtlOptions ro;
+  ro.lockstep = lockstep;
+  ro.active_sms = sms;
+  try {
+    return rtl::make_rtl_backend(cfg, ro, verilator_args);
+  } catch (const std::invalid_argument& e) {
+    throw RuntimeError(ErrorCode::InvalidValue, e.what());
+  }
+}
+
 std::unique_ptr<Runtime> make_runtime(const HostOptions& o) {
   const config::SmConfig* cfg = config::find_config(o.config);
   if (!cfg) throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown configuration '{}' (see: ./tsm configs)", o.config));
-  if (o.backend != "golden")
-    throw RuntimeError(ErrorCode::InvalidValue,
-                       fmt::format("backend '{}' is not available yet; this build has: golden", o.backend));
-  return std::make_unique<Runtime>(*cfg, make_golden_backend());
+  if (o.backend == "golden") {
+    if (o.sms != 0 || !o.verilator_args.empty())
+      throw RuntimeError(ErrorCode::InvalidValue, "--sms and --verilator-arg apply to the rtl backend only");
+    return std::make_unique<Runtime>(*cfg, make_golden_backend());
+  }
+  if (o.backend == "rtl") return std::make_unique<Runtime>(*cfg, make_backend_rtl(*cfg, o.sms, o.lockstep, o.verilator_args));
+  throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown backend '{}' (golden or rtl)", o.backend));
 }
 
 namespace {

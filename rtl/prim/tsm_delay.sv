@@ -18,6 +18,8 @@ module tsm_delay #(
   if (Stages == 0) begin : gen_wire
     assign valid_o = valid_i;
     assign data_o = data_i;
+    logic unused_clock;  // a wire needs no clock
+    assign unused_clock = clk_i ^ rst_ni;
   end else begin : gen_regs
     // Stage s holds bits [Width*s +: Width] (a flat vector: Yosys keeps it as registers).
     logic [Stages-1:0]       valid_q;

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "arith/fp.hpp"
-#include "golden/int_ops.hpp"
+#include "golden/int_lane.hpp"
 #include "golden/state.hpp"
 #include "sfu/sfu.hpp"
 
@@ -345,173 +345,39 @@ Commit Exec::run() {
 
 // ---- integer --------------------------------------------------------------------------------------
 
-uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel, g::Prmt mode) {
-  const uint64_t src = uint64_t{b} << 32 | a;
-  auto byte = [&](unsigned i) { return static_cast<uint32_t>(src >> (8 * (i & 7)) & 0xFF); };
-  uint32_t idx[4] = {0, 1, 2, 3};
-  const unsigned s2 = sel & 3;
-  switch (mode) {
-    case g::Prmt::IDX:
-      for (unsigned i = 0; i < 4; ++i) {
-        const unsigned nib = sel >> (4 * i) & 0xF;
-        uint32_t v = byte(nib & 7);
-        if (nib & 8) v = (v & 0x80) ? 0xFF : 0x00;  // replicate the selected byte's sign
-        idx[i] = 0x100 | v;
-      }
-      return (idx[0] & 0xFF) | (idx[1] & 0xFF) << 8 | (idx[2] & 0xFF) << 16 | (idx[3] & 0xFF) << 24;
-    case g::Prmt::F4E: for (unsigned i = 0; i < 4; ++i) idx[i] = s2 + i; break;
-    case g::Prmt::B4E: for (unsigned i = 0; i < 4; ++i) idx[i] = (s2 + 8 - i) & 7; break;
-    case g::Prmt::RC8: for (unsigned i = 0; i < 4; ++i) idx[i] = s2; break;
-    case g::Prmt::ECL: for (unsigned i = 0; i < 4; ++i) idx[i] = std::max(i, s2); break;
-    case g::Prmt::ECR: for (unsigned i = 0; i < 4; ++i) idx[i] = std::min(i, s2); break;
-    case g::Prmt::RC16: for (unsigned i = 0; i < 4; ++i) idx[i] = (sel & 1) * 2 + (i & 1); break;
-  }
-  return byte(idx[0]) | byte(idx[1]) << 8 | byte(idx[2]) << 16 | byte(idx[3]) << 24;
-}
-
-uint32_t bfe(uint32_t a, uint32_t packed, bool is_signed) {
-  const uint32_t pos = packed & 0xFF, len = packed >> 8 & 0xFF;
-  const uint32_t sbit = (is_signed && len != 0) ? (a >> std::min(pos + len - 1, 31u) & 1) : 0;
-  uint32_t d = 0;
-  for (uint32_t i = 0; i < 32; ++i) d |= ((i < len && pos + i <= 31) ? (a >> (pos + i) & 1) : sbit) << i;
-  return d;
-}
-
-uint32_t bfi(uint32_t insert, uint32_t packed, uint32_t base) {
-  const uint32_t pos = packed & 0xFF, len = packed >> 8 & 0xFF;
-  uint32_t d = base;
-  for (uint32_t i = 0; i < len && pos + i <= 31; ++i) d = (d & ~(1u << (pos + i))) | ((insert >> i & 1) << (pos + i));
-  return d;
-}
-
-bool compare_int(g::Icmp op, uint32_t a, uint32_t b, bool is_signed) {
-  const int64_t x = is_signed ? int64_t{static_cast<int32_t>(a)} : int64_t{a};
-  const int64_t y = is_signed ? int64_t{static_cast<int32_t>(b)} : int64_t{b};
-  switch (op) {
-    case g::Icmp::EQ: return x == y;
-    case g::Icmp::NE: return x != y;
-    case g::Icmp::LT: return x < y;
-    case g::Icmp::LE: return x <= y;
-    case g::Icmp::GT: return x > y;
-    case g::Icmp::GE: return x >= y;
-  }
-  return false;
-}
-
-bool combine(g::Bop op, bool t, bool s) {
-  return op == g::Bop::AND ? (t && s) : op == g::Bop::OR ? (t || s) : (t != s);
-}
-
 void Exec::integer(g::Op op) {
+  // The operands the lane's ALU receives: A, B resolved (LOP3 reads rb directly) and C, a pair for
+  // IMAD.WIDE.
+  const isa::OperandInfo* b_op = operand_b();
+  const isa::OperandInfo* rb_op = nullptr;
+  const isa::OperandInfo* rc_op = nullptr;
+  for (unsigned i = 0; i < info_->num_operands; ++i) {
+    const isa::OperandInfo& o = operand(i);
+    if (o.kind != OperandKind::Reg || o.dst) continue;
+    if (o.field == Field::rb) rb_op = &o;
+    if (o.field == Field::rc) rc_op = &o;
+  }
+  const bool c_pair = rc_op && isa::operand_width(*rc_op, word_) == 2;
   const uint64_t rd = f(Field::rd);
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
     if (!(exec_ >> lane & 1)) continue;
     const uint32_t a = uses_ra_ ? reg(lane, f(Field::ra)) : 0;
-    const bool is_signed = op == g::Op::IMUL || op == g::Op::IMAD || op == g::Op::SHR || op == g::Op::IMNMX ||
-                                   op == g::Op::ISETP || op == g::Op::BFE
-                               ? e<g::Sgn>(Field::sgn) == g::Sgn::S32
-                               : false;
-    switch (op) {
-      case g::Op::IADD: {
-        const uint32_t b = static_cast<uint32_t>(b_value(lane));
-        const bool neg = flag(Field::negb);
-        const uint32_t bb = neg ? ~b : b;
-        const uint32_t cin = flag(Field::x) ? pred(lane, f(Field::pcc)) : (neg ? 1 : 0);
-        const uint64_t sum = uint64_t{a} + bb + cin;
-        uint32_t r = static_cast<uint32_t>(sum);
-        if (flag(Field::sat)) {
-          const int64_t exact = int64_t{static_cast<int32_t>(a)} + int64_t{static_cast<int32_t>(bb)} + cin;
-          r = static_cast<uint32_t>(std::clamp<int64_t>(exact, INT32_MIN, INT32_MAX));
-        }
-        if (flag(Field::cc)) write_pred(lane, f(Field::pcc), sum >> 32 & 1);
-        write_reg(lane, rd, r);
-        break;
-      }
-      case g::Op::IMUL:
-      case g::Op::IMAD: {
-        const uint32_t b = static_cast<uint32_t>(b_value(lane));
-        const uint64_t p = is_signed ? mul_wide_s32(a, b) : mul_wide_u32(a, b);
-        const auto mode = e<g::Mulw>(Field::mulw);
-        const bool mad = op == g::Op::IMAD;
-        if (mode == g::Mulw::WIDE) {
-          write_reg64(lane, rd, p + (mad ? reg64(lane, f(Field::rc)) : 0));
-        } else {
-          const uint32_t part = mode == g::Mulw::HI ? static_cast<uint32_t>(p >> 32) : static_cast<uint32_t>(p);
-          write_reg(lane, rd, part + (mad ? reg(lane, f(Field::rc)) : 0));
-        }
-        break;
-      }
-      case g::Op::SHL: {
-        const uint32_t n = static_cast<uint32_t>(b_value(lane));
-        write_reg(lane, rd, n >= 32 ? 0 : a << n);
-        break;
-      }
-      case g::Op::SHR: {
-        const uint32_t n = std::min<uint32_t>(static_cast<uint32_t>(b_value(lane)), 32);
-        const uint32_t r = is_signed ? static_cast<uint32_t>(static_cast<int32_t>(a) >> std::min(n, 31u))
-                                     : (n >= 32 ? 0 : a >> n);
-        write_reg(lane, rd, r);
-        break;
-      }
-      case g::Op::SHF: {
-        const uint32_t b = static_cast<uint32_t>(b_value(lane));
-        const uint32_t n = e<g::Shfmode>(Field::shfmode) == g::Shfmode::WRAP ? (b & 31) : std::min(b, 32u);
-        const uint64_t v = uint64_t{reg(lane, f(Field::rc))} << 32 | a;
-        write_reg(lane, rd, e<g::Shfdir>(Field::shfdir) == g::Shfdir::L ? static_cast<uint32_t>((v << n) >> 32)
-                                                                         : static_cast<uint32_t>(v >> n));
-        break;
-      }
-      case g::Op::LOP: {
-        const uint32_t x = flag(Field::inva) ? ~a : a;
-        const uint32_t y = flag(Field::invb) ? ~static_cast<uint32_t>(b_value(lane)) : static_cast<uint32_t>(b_value(lane));
-        const auto l = e<g::Lop>(Field::lop);
-        write_reg(lane, rd, l == g::Lop::AND ? x & y : l == g::Lop::OR ? x | y : l == g::Lop::XOR ? x ^ y : y);
-        break;
-      }
-      case g::Op::LOP3: {
-        const uint32_t b = reg(lane, f(Field::rb)), c = reg(lane, f(Field::rc));
-        const uint32_t lut = static_cast<uint32_t>(f(Field::lut));
-        uint32_t r = 0;
-        for (unsigned i = 0; i < 32; ++i) r |= (lut >> ((a >> i & 1) << 2 | (b >> i & 1) << 1 | (c >> i & 1)) & 1) << i;
-        write_reg(lane, rd, r);
-        break;
-      }
-      case g::Op::IMNMX: {
-        const uint32_t b = static_cast<uint32_t>(b_value(lane));
-        const bool a_less = is_signed ? static_cast<int32_t>(a) < static_cast<int32_t>(b) : a < b;
-        const bool want_min = e<g::Mnmx>(Field::mnmx) == g::Mnmx::MIN;
-        write_reg(lane, rd, (a_less == want_min) ? a : b);
-        break;
-      }
-      case g::Op::ISETP: {
-        const bool t = compare_int(e<g::Icmp>(Field::icmp), a, static_cast<uint32_t>(b_value(lane)), is_signed);
-        const bool s = pred_n(lane, Field::ps, Field::psn);
-        const auto bop = e<g::Bop>(Field::bop);
-        write_pred(lane, f(Field::pd), combine(bop, t, s));
-        write_pred(lane, f(Field::pq), combine(bop, !t, s));
-        break;
-      }
-      case g::Op::SEL: write_reg(lane, rd, pred_n(lane, Field::ps, Field::psn) ? a : static_cast<uint32_t>(b_value(lane))); break;
-      case g::Op::POPC: write_reg(lane, rd, static_cast<uint32_t>(std::popcount(a))); break;
-      case g::Op::CLZ: write_reg(lane, rd, static_cast<uint32_t>(std::countl_zero(a))); break;
-      case g::Op::BREV: {
-        uint32_t r = 0;
-        for (unsigned i = 0; i < 32; ++i) r |= (a >> i & 1) << (31 - i);
-        write_reg(lane, rd, r);
-        break;
-      }
-      case g::Op::BFE: write_reg(lane, rd, bfe(a, static_cast<uint32_t>(b_value(lane)), is_signed)); break;
-      case g::Op::BFI: write_reg(lane, rd, bfi(a, static_cast<uint32_t>(b_value(lane)), reg(lane, f(Field::rc)))); break;
-      case g::Op::PRMT:
-        write_reg(lane, rd, prmt(a, reg(lane, f(Field::rc)), static_cast<uint32_t>(b_value(lane)), e<g::Prmt>(Field::prmt)));
-        break;
-      case g::Op::MOV: write_reg(lane, rd, static_cast<uint32_t>(b_value(lane))); break;
-      case g::Op::MOV32I: write_reg(lane, rd, static_cast<uint32_t>(f(Field::imm32))); break;
-      case g::Op::PLOP:
-        write_pred(lane, f(Field::pd), combine(e<g::Bop>(Field::bop), pred_n(lane, Field::pa, Field::pan), pred_n(lane, Field::ps, Field::psn)));
-        break;
-      default: fault(FaultKind::InvalidInstruction, fmt::format("{} has no integer semantics", info_->mnemonic));
+    const uint32_t b = b_op ? static_cast<uint32_t>(b_value(lane)) : rb_op ? reg(lane, f(Field::rb)) : 0;
+    const uint64_t c = !rc_op ? 0 : c_pair ? reg64(lane, f(Field::rc)) : reg(lane, f(Field::rc));
+    const auto r = int_lane(word_, a, b, static_cast<uint32_t>(c), static_cast<uint32_t>(c >> 32), w_.preds[lane]);
+    if (!r) fault(FaultKind::InvalidInstruction, fmt::format("{} has no integer semantics", info_->mnemonic));
+    if (r->d_we) {
+      if (r->d_wide) write_reg64(lane, rd, uint64_t{r->d_hi} << 32 | r->d);
+      else write_reg(lane, rd, r->d);
     }
+    // In the order the instruction writes them, as the commit record lists them: ISETP's Pd first.
+    unsigned we = r->preds_we;
+    if (op == g::Op::ISETP && (we >> f(Field::pd) & 1)) {
+      write_pred(lane, f(Field::pd), r->preds >> f(Field::pd) & 1);
+      we &= ~(1u << f(Field::pd));
+    }
+    for (unsigned p = 0; p < isa::kPT; ++p)
+      if (we >> p & 1) write_pred(lane, p, r->preds >> p & 1);
   }
 }
 

@@ -272,6 +272,10 @@ LaunchResult Runtime::launch(ModuleId id, std::string_view kernel, Dim3 grid, Di
     const std::string printed = drain_printf();
     if (printf_sink_ && !printed.empty()) std::fputs(printed.c_str(), printf_sink_);
     throw RuntimeError(error_for(f.kind), f.what(), printed);
+  } catch (const BackendError&) {
+    const std::string printed = drain_printf();
+    if (printf_sink_ && !printed.empty()) std::fputs(printed.c_str(), printf_sink_);
+    throw;
   }
   result.printf_output = drain_printf();
   if (printf_sink_ && !result.printf_output.empty()) std::fputs(result.printf_output.c_str(), printf_sink_);

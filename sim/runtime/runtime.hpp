@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/occupancy.hpp"
+#include "runtime/backend_error.hpp"
 #include "golden/model.hpp"
 #include "isa/module.hpp"
 #include "tsm/config_gen.hpp"

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli_args.hpp"
 #include "host.hpp"
@@ -65,6 +66,9 @@ struct LaunchOptions {
   uint32_t shared = 0;
   std::string backend = "golden";
   std::string config = "g80";
+  uint32_t sms = 0;
+  bool lockstep = true;
+  std::vector<std::string> verilator_args;
   std::string frontend = "auto";
   uint64_t budget = 200'000'000;
   std::vector<std::string> args;
@@ -92,6 +96,9 @@ void run_launch(const LaunchOptions& o) {
   tsm::firmware::HostOptions ho;
   ho.backend = o.backend;
   ho.config = o.config;
+  ho.sms = o.sms;
+  ho.lockstep = o.lockstep;
+  ho.verilator_args = o.verilator_args;
   try {
     auto rt = tsm::firmware::make_runtime(ho);
     rt->set_instruction_budget(o.budget);
@@ -189,7 +196,17 @@ void run_program(const std::string& name, tsm::firmware::HostOptions o, const st
   }
   // One run per block size; the kernel is compiled once.
   size_t failed = 0;
-  const std::vector<uint32_t> blocks = blocks_text == "all" ? program->shapes : parse_blocks(blocks_text);
+  std::vector<uint32_t> blocks = blocks_text == "all" ? program->shapes : parse_blocks(blocks_text);
+  if (blocks_text == "all") {
+    // 'all' means the program's shapes that the configuration can launch.
+    const tsm::config::SmConfig* cfg = tsm::config::find_config(o.config);
+    const uint32_t max_threads = cfg ? cfg->max_threads_per_block : UINT32_MAX;
+    std::vector<uint32_t> skipped;
+    std::erase_if(blocks, [&](uint32_t b) { return b > max_threads && (skipped.push_back(b), true); });
+    if (!skipped.empty())
+      fmt::print("{}: skipping block size {} (configuration {} allows at most {} threads per block)\n", name,
+                 fmt::join(skipped, ", "), o.config, max_threads);
+  }
   for (uint32_t b : blocks) {
     o.block = b;
     bool ok = false;
@@ -222,8 +239,14 @@ void add_launch_commands(CLI::App& app) {
   launch->add_option("--grid", o->grid, "Grid shape X[,Y[,Z]]")->capture_default_str();
   launch->add_option("--block", o->block, "Block shape X[,Y[,Z]]")->capture_default_str();
   launch->add_option("--shared", o->shared, "Dynamic shared memory bytes")->capture_default_str();
-  launch->add_option("--backend", o->backend, "Backend: golden")->capture_default_str();
+  launch->add_option("--backend", o->backend, "Backend: golden (the functional model) or rtl (the Verilated RTL)")
+      ->check(CLI::IsMember({"golden", "rtl"}))
+      ->capture_default_str();
   launch->add_option("--config", o->config, "SM configuration (see: configs)")->capture_default_str();
+  launch->add_option("--sms", o->sms, "rtl: SMs that take blocks (default: the configuration's)");
+  launch->add_flag("!--no-lockstep", o->lockstep, "rtl: do not check each retired instruction against the golden model");
+  launch->add_option("--verilator-arg", o->verilator_args,
+                     "rtl: a run-time argument of the Verilated model, e.g. +verilator+rand+reset+2 or +verilator+seed+7 (repeatable)");
   launch->add_option("--budget", o->budget, "Warp instructions before a runaway-kernel fault")->capture_default_str();
   launch->add_option("--arg", o->args,
                      "Kernel argument, in parameter order: i32:V u32:V f32:V i64:V u64:V, buf:IN_FILE[:OUT_FILE] "
@@ -236,8 +259,14 @@ void add_launch_commands(CLI::App& app) {
   for (const auto& p : tsm::firmware::host_programs()) programs += fmt::format("\n  {:<16} {}", p.name, p.description);
   CLI::App* run = app.add_subcommand("run", "Run a firmware kernel with its host program and check it against the C++ reference:" + programs);
   run->add_option("program", *name, "Program name")->required();
-  run->add_option("--backend", ho->backend, "Backend: golden")->capture_default_str();
+  run->add_option("--backend", ho->backend, "Backend: golden (the functional model) or rtl (the Verilated RTL)")
+      ->check(CLI::IsMember({"golden", "rtl"}))
+      ->capture_default_str();
   run->add_option("--config", ho->config, "SM configuration")->capture_default_str();
+  run->add_option("--sms", ho->sms, "rtl: SMs that take blocks (default: the configuration's)");
+  run->add_flag("!--no-lockstep", ho->lockstep, "rtl: do not check each retired instruction against the golden model");
+  run->add_option("--verilator-arg", ho->verilator_args,
+                  "rtl: a run-time argument of the Verilated model, e.g. +verilator+rand+reset+2 or +verilator+seed+7 (repeatable)");
   run->add_option("-n,--size", ho->n, "Problem size (default: the program's)");
   auto blocks = std::make_shared<std::string>();
   run->add_option("--block", *blocks, "Threads per block, a comma-separated list to run each, or 'all' for the program's tested shapes (default: the program's)");

@@ -1,0 +1,2174 @@
+// One streaming multiprocessor: warp table and round-robin scheduler, instruction and constant
+// caches, decode from tsm_isa_pkg, register file, SP lanes, SFUs, reconvergence stacks, barriers,
+// shared memory and the load/store unit, with a commit port for lockstep. Theory of operation:
+// docs/sm-rtl.md (the "engine" of §2.0 is the state machine below; loads complete in the
+// response processor beside it).
+module tsm_sm #(
+  /// Directory of the SFU ROM images, with a trailing '/'.
+  parameter HexDir = "",
+  /// SMs in the GPU (for the local-memory layout, docs/gpu-interfaces.md §2.3).
+  parameter int unsigned NumSms = 1,
+  /// Bits of a memory request ID inside the SM.
+  parameter int unsigned IdBits = 6,
+  /// Derived, do not override: bits of a row-group index, performance event count.
+  parameter int unsigned GroupBits = (tsm_cfg_pkg::SpClocksPerWarp > 1) ? $clog2(tsm_cfg_pkg::SpClocksPerWarp) : 1,
+  parameter int unsigned PerfEvents = 9
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  /// This SM's index, and the number of SMs taking part in the launch.
+  input  logic [31:0] sm_id_i,
+  input  logic [31:0] num_sms_i,
+  /// Launch descriptor (docs/gpu-interfaces.md §1), stable while busy.
+  input  logic [31:0] code_base_i,
+  input  logic [31:0] code_words_i,
+  input  logic [31:0] entry_pc_i,
+  input  logic [31:0] grid_x_i,
+  input  logic [31:0] grid_y_i,
+  input  logic [31:0] grid_z_i,
+  input  logic [31:0] block_x_i,
+  input  logic [31:0] block_y_i,
+  input  logic [31:0] block_z_i,
+  input  logic [31:0] threads_i,
+  input  logic [31:0] warps_i,
+  input  logic [31:0] regs_i,
+  input  logic [31:0] shared_i,
+  input  logic [31:0] local_bytes_i,
+  input  logic [31:0] local_base_i,
+  input  logic [31:0] blocks_per_sm_i,
+  input  logic [16*32-1:0] cbank_base_i,
+  /// A launch starts: forget caches and state.
+  input  logic        start_i,
+  /// Another SM faulted: stop issuing.
+  input  logic        stop_i,
+  /// Block dispatch from the work distributor.
+  input  logic        blk_valid_i,
+  output logic        blk_ready_o,
+  input  logic [31:0] blk_linear_i,
+  input  logic [47:0] blk_ctaid_i,
+  /// No resident block and nothing outstanding.
+  output logic        idle_o,
+  /// The first fault of this SM (held until start_i).
+  output logic        fault_o,
+  output logic [3:0]  fault_kind_o,
+  output logic [31:0] fault_warp_o,
+  output logic [31:0] fault_pc_o,
+  output logic [31:0] fault_addr_o,
+  output logic [31:0] fault_lane_o,
+  /// Memory port (docs/gpu-interfaces.md §2).
+  output logic              mem_req_valid_o,
+  input  logic              mem_req_ready_i,
+  output logic [IdBits-1:0] mem_req_id_o,
+  output logic [1:0]        mem_req_kind_o,
+  output logic [31:0]       mem_req_addr_o,
+  output logic [15:0]       mem_req_mask_o,
+  output logic [127:0]      mem_req_data_o,
+  output logic [7:0]        mem_req_atom_o,
+  input  logic              mem_resp_valid_i,
+  output logic              mem_resp_ready_o,
+  input  logic [IdBits-1:0] mem_resp_id_i,
+  input  logic [127:0]      mem_resp_data_i,
+  input  logic              mem_resp_write_i,
+  input  logic              mem_resp_err_i,
+  /// Commit port (docs/gpu-interfaces.md §3).
+  output logic                                   cm_valid_o,
+  output logic [2:0]                             cm_kind_o,
+  output logic [tsm_cfg_pkg::WarpIdWidth-1:0]    cm_warp_o,
+  output logic [31:0]                            cm_seq_o,
+  output logic [31:0]                            cm_pc_o,
+  output logic [31:0]                            cm_active_o,
+  output logic [31:0]                            cm_exec_o,
+  output logic                                   cm_exit_o,
+  output logic [7:0]                             cm_reg_o,
+  output logic [GroupBits-1:0]                   cm_group_o,
+  output logic [tsm_cfg_pkg::SpLanes-1:0]        cm_lanes_o,
+  output logic [tsm_cfg_pkg::SpLanes*32-1:0]     cm_data_o,
+  output logic [31:0]                            cm_addr_o,
+  output logic [15:0]                            cm_mask_o,
+  output logic [127:0]                           cm_wdata_o,
+  /// Performance events this cycle (docs/sm-rtl.md §4), summed by the GPU top.
+  output logic [PerfEvents-1:0]                  perf_o,
+  output logic [5:0]                             perf_lanes_o
+);
+  // ---- sizes ----------------------------------------------------------------------------------
+  localparam int unsigned L = tsm_cfg_pkg::SpLanes;
+  localparam int unsigned G = tsm_cfg_pkg::SpClocksPerWarp;
+  localparam int unsigned GW = $clog2(G);
+  localparam int unsigned W = tsm_cfg_pkg::MaxWarps;
+  localparam int unsigned WW = tsm_cfg_pkg::WarpIdWidth;
+  localparam int unsigned NB = tsm_cfg_pkg::MaxBlocks;
+  localparam int unsigned BW = tsm_cfg_pkg::BlockSlotWidth;
+  localparam int unsigned RA = tsm_cfg_pkg::RegLaneAddrWidth;
+  localparam int unsigned SD = tsm_cfg_pkg::StackDepth;
+  localparam int unsigned SPW = tsm_cfg_pkg::StackPtrWidth;
+  localparam int unsigned SB = tsm_cfg_pkg::SharedBanks;
+  localparam int unsigned SRW = tsm_cfg_pkg::SharedBankAddrWidth;
+  localparam int unsigned SAW = tsm_cfg_pkg::SharedAddrWidth;
+  localparam int unsigned DW = tsm_cfg_pkg::BlockDimWidth;
+  localparam int unsigned S = tsm_cfg_pkg::SfuUnits;
+  localparam int unsigned SfuStages = 2;
+  localparam int unsigned IcLines = tsm_cfg_pkg::IcacheLines;
+  localparam int unsigned IcWords = tsm_cfg_pkg::IcacheLineWords;
+  localparam int unsigned IcChunks = IcWords / 2;
+  localparam int unsigned CcLines = tsm_cfg_pkg::ConstCacheBytes / 16;
+  localparam int unsigned NIds = 48;           // IDs 0..47: loads, stores, atomics
+  localparam logic [IdBits-1:0] CcId = IdBits'(48);
+  localparam logic [IdBits-1:0] IcId = IdBits'(56);
+  localparam int unsigned NSlots = 8;          // loads / global atomics in flight per SM
+  localparam int unsigned LocalStride = NumSms * W * 32 * 4;  // bytes between a thread's local words
+
+  // Event kinds of the commit port.
+  localparam logic [2:0] EV_RETIRE = 3'd0, EV_REG = 3'd1, EV_PRED = 3'd2, EV_STORE = 3'd3, EV_PLACE = 3'd4;
+  // Fault kinds as FAULT_KIND reports them (1 + golden::FaultKind).
+  localparam logic [3:0] F_OOB = 4'd1, F_MISALIGNED = 4'd2, F_RANGE = 4'd3, F_DIVBAR = 4'd4, F_DEADLOCK = 4'd5,
+                         F_OVERFLOW = 4'd6, F_UNDERFLOW = 4'd7, F_INVALID = 4'd9, F_TRAP = 4'd10;
+  // Stack entry kinds (golden StackKind).
+  localparam logic [1:0] K_SYNC = 2'd0, K_DIV = 2'd1, K_BRK = 2'd2, K_RET = 2'd3;
+  // Lane spaces in the load/store unit.
+  localparam logic [1:0] SP_GLOBAL = 2'd0, SP_SHARED = 2'd1, SP_LOCAL = 2'd2;
+
+  // ---- engine states ----------------------------------------------------------------------------
+  typedef enum logic [6:0] {
+    E_IDLE, E_HALT, E_FAULT, E_CLEAR,
+    E_PL_START, E_PL_WALK, E_PL_ZERO, E_PL_LOCAL,
+    E_FETCH, E_DECODE, E_IC_REQ, E_IC_WAIT, E_CONST, E_CONST_CHK, E_CC_REQ, E_CC_WAIT, E_DISPATCH,
+    E_SP_HI, E_SP_HI2, E_SP_RD, E_SP_EX, E_SP_WB, E_SP_WB2, E_SP_P1, E_SP_P2,
+    E_SFU_RD, E_SFU_FEED, E_SFU_WB,
+    E_S2R, E_VOTE_RD, E_VOTE_CALC, E_VOTE_WB, E_VOTE_WP,
+    E_SHFL_RD, E_SHFL_CAP, E_SHFL_WB, E_SHFL_WP,
+    E_CT, E_STK_RD, E_STK_USE, E_STK_WR,
+    E_BAR_RD, E_BAR_UPD, E_REL, E_REL_WB,
+    E_LS_RD, E_LS_AG, E_LS_SH, E_LS_SHDATA, E_LS_SHWB, E_LS_GL, E_LS_NEXT,
+    E_AS_RD, E_AS_RD2, E_AS_MEM, E_AS_OP, E_AS_WB,
+    E_AT_RD, E_AT_RD2, E_AT_SEND, E_LS_DONE,
+    E_RET, E_FIN, E_FIN_BAR, E_FIN_BAR_CHK
+  } estate_e;
+
+  // Stack-walk purposes.
+  typedef enum logic [2:0] {
+    SW_POP, SW_LEAVE, SW_EXIT, SW_PUSH
+  } swalk_e;
+
+  // ---- state --------------------------------------------------------------------------------------
+  estate_e st_q, st_d;
+  swalk_e  sw_q, sw_d;
+  logic    running_q, running_d;
+
+  // Warp table (flattened per warp).
+  logic [W-1:0]      w_valid_q, w_valid_d, w_wait_q, w_wait_d, w_sb_q, w_sb_d, w_atom_q, w_atom_d;
+  logic [W*32-1:0]   w_pc_q, w_pc_d, w_active_q, w_active_d, w_live_q, w_live_d, w_seq_q, w_seq_d;
+  logic [W*BW-1:0]   w_blk_q, w_blk_d;
+  logic [W*5-1:0]    w_wib_q, w_wib_d;
+  logic [W*RA-1:0]   w_base_q, w_base_d;
+  logic [W*SPW-1:0]  w_sp_q, w_sp_d;
+  logic [W*4-1:0]    w_bar_q, w_bar_d;
+  logic [W-1:0]      w_bred_q, w_bred_d;
+  logic [W*8-1:0]    w_bred_rd_q, w_bred_rd_d;
+  logic [W*32-1:0]   w_bred_lanes_q, w_bred_lanes_d, w_bred_seq_q, w_bred_seq_d;
+  logic [W*3*DW-1:0] w_tid0_q, w_tid0_d;
+  logic [W*4-1:0]    w_ld_q, w_ld_d;     // load slots in flight
+  logic [W*6-1:0]    w_st_q, w_st_d;     // stores awaiting acknowledgement
+  logic [W*32*7-1:0] pred_q, pred_d;
+  logic [WW-1:0]     last_q, last_d;
+
+  // Block table.
+  logic [NB-1:0]         b_valid_q, b_valid_d;
+  logic [NB*48-1:0]      b_ctaid_q, b_ctaid_d;
+  logic [NB*5-1:0]       b_unfin_q, b_unfin_d;
+  logic [NB*SAW-1:0]     b_sbase_q, b_sbase_d;   // byte address of the block's shared memory
+  logic [31:0]           resident_q, resident_d;
+  logic                  pl_pend_q, pl_pend_d;
+  logic [31:0]           pl_linear_q, pl_linear_d;
+  logic [47:0]           pl_ctaid_q, pl_ctaid_d;
+
+  // Current instruction.
+  logic [WW-1:0]  cw_q, cw_d;
+  logic [63:0]    ci_q, ci_d;
+  logic [31:0]    cpc_q, cpc_d, cexec_q, cexec_d, cseq_q, cseq_d, bconst_q, bconst_d;
+  logic [31:0]    npc_q, npc_d, nact_q, nact_d, nlive_q, nlive_d;
+  logic [GroupBits:0] g_q, g_d;          // row being processed (one bit more to count to G)
+  logic [5:0]     k_q, k_d;              // LSU word pass / generic counter
+  logic [5:0]     lane_q, lane_d;        // lane counter
+  logic [31:0]    cnt_q, cnt_d;          // generic counter (placement, zeroing, loops)
+  logic [SPW:0]   sidx_q, sidx_d;        // stack index during walks
+  logic [1:0]     skind_q, skind_d;
+  logic [65:0]    spush_q, spush_d;      // entry to push after the walk
+  logic           rel_pend_q, rel_pend_d, fin_q, fin_d;
+  logic [BW-1:0]  rel_blk_q, rel_blk_d;
+  logic [3:0]     rel_id_q, rel_id_d;
+  logic [31:0]    rel_val_q, rel_val_d;
+  logic [WW-1:0]  rel_w_q, rel_w_d;
+  logic [4:0]     fin_id_q, fin_id_d;
+  logic [L*32-1:0] hi_q, hi_d, row_q, row_d, res_q, res_d;
+  logic [L*8-1:0]  prow_q, prow_d;       // predicates after an SP row, for the PRED events
+  logic [L-1:0]    pwe1_q, pwe1_d, pwe2_q, pwe2_d;
+  logic [3*DW-1:0] walk_q, walk_d;       // thread coordinates walker
+  logic [63:0]    clock_q, clock_d, sclk_q, sclk_d;
+  logic [31:0]    members_q, members_d, ballot_q, ballot_d;
+  logic           vres_q, vres_d;
+
+  // Load/store unit buffers.
+  logic [32*32-1:0] buf_a_q, buf_a_d, buf_b_q, buf_b_d, buf_c_q, buf_c_d;
+  logic [32*2-1:0]  lsp_q, lsp_d;        // lane space
+  logic [31:0]      lpend_q, lpend_d;    // lanes still to serve
+  logic [NSlots-1:0] slot_valid_q, slot_valid_d, slot_ret_q, slot_ret_d, slot_atom_q, slot_atom_d, slot_w64_q, slot_w64_d;
+  logic [NSlots*WW-1:0] slot_warp_q, slot_warp_d;
+  logic [NSlots*8-1:0]  slot_rd_q, slot_rd_d;
+  logic [NSlots*3-1:0]  slot_n_q, slot_n_d, slot_msz_q, slot_msz_d;
+  logic [NSlots*7-1:0]  slot_out_q, slot_out_d;
+  logic [NSlots*32-1:0] slot_seq_q, slot_seq_d, slot_pc_q, slot_pc_d, slot_act_q, slot_act_d, slot_exec_q, slot_exec_d;
+  logic [NSlots*32*4-1:0] slot_off_q, slot_off_d;
+  logic [$clog2(NSlots)-1:0] cslot_q, cslot_d;
+  logic            cslot_ok_q, cslot_ok_d;
+  logic [NIds-1:0]      id_busy_q, id_busy_d, id_store_q, id_store_d, resp_pend_q, resp_pend_d;
+  logic [NIds*3-1:0]    id_slot_q, id_slot_d;
+  logic [NIds*2-1:0]    id_k_q, id_k_d;
+  logic [NIds-1:0]      id_loc_q, id_loc_d;
+  logic [NIds*32-1:0]   id_lanes_q, id_lanes_d, id_addr_q, id_addr_d;
+  logic [NIds*WW-1:0]   id_warp_q, id_warp_d;
+
+  // Caches.
+  logic [IcLines-1:0]    ic_vld_q, ic_vld_d;
+  logic [IcLines*32-1:0] ic_tag_q, ic_tag_d;
+  logic [3:0]            ic_cnt_q, ic_cnt_d;
+  // Constant-cache tags live in a memory ({valid, line address}); a launch starts by clearing them.
+  logic                  cc_twe;
+  logic [28:0]           cc_twdata, cc_trdata;
+  logic                  cc_got_q, cc_got_d;
+  logic [31:0]           caddr_q, caddr_d;
+
+  // Response processor.
+  typedef enum logic [2:0] { P_IDLE, P_READ, P_ROW, P_RET } pstate_e;
+  pstate_e         ps_q, ps_d;
+  logic [5:0]      pid_q, pid_d;
+  logic [GroupBits:0] pg_q, pg_d;
+  logic            pk_q, pk_d;
+
+  // Faults.
+  logic        flt_q, flt_d;
+  logic [3:0]  flt_kind_q, flt_kind_d;
+  logic [31:0] flt_warp_q, flt_warp_d, flt_pc_q, flt_pc_d, flt_addr_q, flt_addr_d, flt_lane_q, flt_lane_d;
+
+  // Commit port (registered).
+  logic        ev_valid;
+  logic [2:0]  ev_kind;
+  logic [WW-1:0] ev_warp;
+  logic [31:0] ev_seq, ev_pc, ev_active, ev_exec, ev_addr;
+  logic        ev_exit;
+  logic [7:0]  ev_reg;
+  logic [GroupBits-1:0] ev_group;
+  logic [L-1:0] ev_lanes;
+  logic [L*32-1:0] ev_data;
+  logic [15:0] ev_mask;
+  logic [127:0] ev_wdata;
+
+  // Memories' ports.
+  logic [3*RA-1:0]   rf_raddr;
+  logic [3*L*32-1:0] rf_rdata;
+  logic [L-1:0]      rf_we;
+  logic [RA-1:0]     rf_waddr;
+  logic [L*32-1:0]   rf_wdata;
+  logic              ic_re;
+  logic [$clog2(IcLines*IcChunks)-1:0] ic_raddr;
+  logic [127:0]      ic_rdata;
+  logic [$clog2(CcLines)-1:0] cc_raddr;
+  logic [127:0]      cc_rdata;
+  logic [5:0]        rm_raddr;
+  logic [127:0]      rm_rdata;
+  logic              stk_we;
+  logic [$clog2(W*SD)-1:0] stk_addr;
+  logic [65:0]       stk_wdata, stk_rdata;
+  logic              bar_we;
+  logic [$clog2(NB*16)-1:0] bar_addr;
+  logic [31:0]       bar_wdata, bar_rdata;
+  logic [SB-1:0]     sh_we;
+  logic [SB*4-1:0]   sh_be;
+  logic [SB*SRW-1:0] sh_addr;
+  logic [SB*32-1:0]  sh_wdata, sh_rdata;
+
+  // ---- helpers --------------------------------------------------------------------------------------
+  function automatic logic [RA-1:0] rowof(input logic [RA-1:0] base, input logic [7:0] r, input logic [GroupBits:0] g);
+    rowof = base + RA'(({{(RA > 8 ? RA - 8 : 0){1'b0}}, r}) << GW) + RA'(g);
+  endfunction
+  function automatic logic [31:0] lowmask(input logic [5:0] n);  // n ones, n <= 32
+    lowmask = (n >= 6'd32) ? 32'hFFFF_FFFF : ((32'd1 << n) - 32'd1);
+  endfunction
+  function automatic logic [L-1:0] rowlanes(input logic [31:0] m, input logic [GroupBits:0] g);  // lanes of row g
+    rowlanes = L'(m >> (32'(g) * L));
+  endfunction
+  function automatic logic [5:0] ctz32(input logic [31:0] x);
+    ctz32 = 6'd32;
+    for (int i = 31; i >= 0; i--) if (x[i]) ctz32 = 6'(i);
+  endfunction
+  function automatic logic [5:0] popc32(input logic [31:0] x);
+    popc32 = '0;
+    for (int i = 0; i < 32; i++) popc32 = popc32 + 6'(x[i]);
+  endfunction
+  function automatic logic [2:0] msz_words(input logic [2:0] m);
+    msz_words = m == tsm_isa_pkg::MSZ_64 ? 3'd2 : m == tsm_isa_pkg::MSZ_128 ? 3'd4 : 3'd1;
+  endfunction
+  function automatic logic [4:0] msz_bytes(input logic [2:0] m);
+    unique case (m)
+      tsm_isa_pkg::MSZ_U8, tsm_isa_pkg::MSZ_S8:   msz_bytes = 5'd1;
+      tsm_isa_pkg::MSZ_U16, tsm_isa_pkg::MSZ_S16: msz_bytes = 5'd2;
+      tsm_isa_pkg::MSZ_64:                        msz_bytes = 5'd8;
+      tsm_isa_pkg::MSZ_128:                       msz_bytes = 5'd16;
+      default:                                    msz_bytes = 5'd4;
+    endcase
+  endfunction
+  // A loaded 32-bit word at byte offset o of a 4-byte-or-wider window, extended per msz.
+  function automatic logic [31:0] extract(input logic [127:0] line, input logic [3:0] o, input logic [2:0] m);
+    logic [31:0] sh;
+    sh = 32'(line >> {o, 3'b000});
+    unique case (m)
+      tsm_isa_pkg::MSZ_U8:  extract = {24'd0, sh[7:0]};
+      tsm_isa_pkg::MSZ_S8:  extract = {{24{sh[7]}}, sh[7:0]};
+      tsm_isa_pkg::MSZ_U16: extract = {16'd0, sh[15:0]};
+      tsm_isa_pkg::MSZ_S16: extract = {{16{sh[15]}}, sh[15:0]};
+      default:              extract = sh[31:0];
+    endcase
+  endfunction
+  // Do the register ranges [x, x+n) and [y, y+m) overlap (RZ excluded)?
+  function automatic logic overlap(input logic [7:0] x, input logic [2:0] n, input logic [7:0] y, input logic [2:0] m);
+    overlap = x != 8'd255 && y != 8'd255 && n != 3'd0 && m != 3'd0 &&
+              ({1'b0, x} < {1'b0, y} + 9'(m)) && ({1'b0, y} < {1'b0, x} + 9'(n));
+  endfunction
+
+  // ---- decode of the current instruction ------------------------------------------------------------
+  logic [7:0] op;
+  logic [7:0] f_ra, f_rb, f_rc, f_rd;
+  logic [2:0] n_ra, n_b, n_rc, n_rd;
+  logic       rd_ra, rd_b, rd_rc, rd_rd, wr_rd;
+  logic [31:0] imm_b;
+  logic [19:0] imm20_w;
+  logic [4:0]  sreg_w;
+  logic [23:0] target_w, moff_w;
+  logic [11:0] bcount_w;
+  always_comb begin
+    imm20_w = tsm_isa_pkg::f_imm20(ci_q);
+    sreg_w = 5'(tsm_isa_pkg::f_sreg(ci_q));
+    target_w = tsm_isa_pkg::f_target(ci_q);
+    moff_w = tsm_isa_pkg::f_moff(ci_q);
+    bcount_w = tsm_isa_pkg::f_bcount(ci_q);
+    op = tsm_isa_pkg::f_op(ci_q);
+    f_ra = tsm_isa_pkg::f_ra(ci_q);
+    f_rb = tsm_isa_pkg::f_rb(ci_q);
+    f_rc = tsm_isa_pkg::f_rc(ci_q);
+    f_rd = tsm_isa_pkg::f_rd(ci_q);
+    n_ra = tsm_isa_pkg::ra_regs(ci_q);
+    n_b = tsm_isa_pkg::b_regs(ci_q);
+    n_rc = tsm_isa_pkg::rc_regs(ci_q);
+    n_rd = tsm_isa_pkg::rd_regs(ci_q);
+    rd_ra = tsm_isa_pkg::op_reads_ra(op);
+    rd_b = (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_REG) ||
+           tsm_isa_pkg::op_reads_rb(op);
+    rd_rc = tsm_isa_pkg::op_reads_rc(op);
+    rd_rd = tsm_isa_pkg::op_reads_rd(op);
+    wr_rd = tsm_isa_pkg::op_writes_rd(op);
+    unique case (tsm_isa_pkg::op_b_imm(op))
+      2'd2:    imm_b = {tsm_isa_pkg::f_imm20(ci_q), 12'd0};
+      default: imm_b = {{12{imm20_w[19]}}, imm20_w};
+    endcase
+  end
+
+  // ---- SP lanes and SFUs --------------------------------------------------------------------------
+  logic            sp_valid, sp_valid_o, sp_we_o, sp_wide_o;
+  logic [L*32-1:0] sp_a, sp_b, sp_c, sp_d, sp_dhi;
+  logic [L*8-1:0]  sp_preds, sp_preds_o, sp_pwe_o;
+  tsm_sp_group #(.Lanes(L)) u_sp (
+    .clk_i, .rst_ni, .valid_i(sp_valid), .insn_i(ci_q), .a_i(sp_a), .a_hi_i(hi_q), .b_i(sp_b), .c_i(sp_c),
+    .c_hi_i(hi_q), .preds_i(sp_preds), .valid_o(sp_valid_o), .d_o(sp_d), .d_hi_o(sp_dhi), .d_we_o(sp_we_o),
+    .d_wide_o(sp_wide_o), .preds_o(sp_preds_o), .preds_we_o(sp_pwe_o)
+  );
+
+  logic            sfu_valid;
+  logic [S*32-1:0] sfu_x, sfu_r;
+  logic [S-1:0]    sfu_vo;
+  logic            unused_valids;  // results are timed by the engine, not by the units' valid bits
+  assign unused_valids = ^{sp_valid_o, sfu_vo};
+  for (genvar s = 0; s < S; s++) begin : g_sfu
+    tsm_sfu #(.Stages(SfuStages), .HexDir(HexDir)) u_sfu (
+      .clk_i, .rst_ni, .valid_i(sfu_valid), .func_i(tsm_isa_pkg::f_mufu(ci_q)), .x_i(sfu_x[32*s +: 32]),
+      .ftz_i(tsm_isa_pkg::f_ftz(ci_q)), .valid_o(sfu_vo[s]), .result_o(sfu_r[32*s +: 32])
+    );
+  end
+  logic [5:0] sfu_chunk_o;
+  logic       sfu_chunk_v;
+  tsm_delay #(.Stages(SfuStages), .Width(6)) u_sfu_chunk (
+    .clk_i, .rst_ni, .valid_i(sfu_valid), .data_i(k_q), .valid_o(sfu_chunk_v), .data_o(sfu_chunk_o)
+  );
+
+  // Shared-atomic arithmetic: binary32 add (as a * 1 + b) and min/max, combinational.
+  logic [31:0] as_fadd, as_fmin, as_fmax, as_old_lo, as_b_lo;
+  logic        as_unused_v0, as_unused_v1, as_unused_p;
+  tsm_fma32 #(.Stages(0)) u_as_fma (
+    .clk_i, .rst_ni, .valid_i(1'b1), .a_i(as_old_lo), .b_i(32'h3F80_0000), .c_i(as_b_lo), .rnd_i(tsm_isa_pkg::RND_RN),
+    .ftz_i(1'b0), .sat_i(1'b0), .valid_o(as_unused_v0), .result_o(as_fadd)
+  );
+  tsm_fcmp32 #(.Stages(0)) u_as_cmp (
+    .clk_i, .rst_ni, .valid_i(1'b1), .a_i(as_old_lo), .b_i(as_b_lo), .fcmp_i(tsm_isa_pkg::FCMP_EQ), .ftz_i(1'b0),
+    .nan_i(1'b0), .valid_o(as_unused_v1), .pred_o(as_unused_p), .min_o(as_fmin), .max_o(as_fmax)
+  );
+
+  // Shared-memory bank scheduling of the half-warp in flight.
+  logic [15:0]          sh_pend, sh_serve;
+  logic [16*(SAW-2)-1:0] sh_waddr;
+  tsm_smem_sched #(.Lanes(16), .Banks(SB), .AddrBits(SAW - 2)) u_sched (
+    .pending_i(sh_pend), .addr_i(sh_waddr), .serve_o(sh_serve)
+  );
+
+  // ---- memories ---------------------------------------------------------------------------------------
+  tsm_regfile #(.Lanes(L), .Rows(tsm_cfg_pkg::RegsPerLane), .AddrBits(RA)) u_rf (
+    .clk_i, .raddr_i(rf_raddr), .rdata_o(rf_rdata), .we_i(rf_we), .waddr_i(rf_waddr), .wdata_i(rf_wdata)
+  );
+
+  logic [127:0] ic_mem [IcLines*IcChunks];
+  logic [127:0] cc_mem [CcLines];
+  logic [28:0]  cc_tag_mem [CcLines];
+  logic [127:0] rm_mem [64];
+  logic [65:0]  stk_mem [W*SD];
+  logic [31:0]  bar_mem [NB*16];
+  logic         resp_fill_ic, resp_fill_cc, resp_fill_rm;
+  logic [$clog2(IcLines*IcChunks)-1:0] ic_waddr;
+  always_ff @(posedge clk_i) begin
+    if (resp_fill_ic) ic_mem[ic_waddr] <= mem_resp_data_i;
+    ic_rdata <= ic_mem[ic_raddr];
+    if (resp_fill_cc) cc_mem[cc_raddr] <= mem_resp_data_i;
+    cc_rdata <= cc_mem[cc_raddr];
+    if (cc_twe) cc_tag_mem[cc_raddr] <= cc_twdata;
+    cc_trdata <= cc_tag_mem[cc_raddr];
+    if (resp_fill_rm) rm_mem[mem_resp_id_i] <= mem_resp_data_i;
+    rm_rdata <= rm_mem[rm_raddr];
+    if (stk_we) stk_mem[stk_addr] <= stk_wdata;
+    stk_rdata <= stk_mem[stk_addr];
+    if (bar_we) bar_mem[bar_addr] <= bar_wdata;
+    bar_rdata <= bar_mem[bar_addr];
+  end
+  logic unused_ic_re;
+  assign unused_ic_re = ic_re;
+
+  for (genvar j = 0; j < SB; j++) begin : g_bank
+    logic [31:0] mem [tsm_cfg_pkg::SharedWordsPerBank];
+    logic [31:0] rdata_q;
+    always_ff @(posedge clk_i) begin
+      if (sh_we[j] && sh_be[4*j + 0]) mem[sh_addr[SRW*j +: SRW]][7:0] <= sh_wdata[32*j + 0 +: 8];
+      if (sh_we[j] && sh_be[4*j + 1]) mem[sh_addr[SRW*j +: SRW]][15:8] <= sh_wdata[32*j + 8 +: 8];
+      if (sh_we[j] && sh_be[4*j + 2]) mem[sh_addr[SRW*j +: SRW]][23:16] <= sh_wdata[32*j + 16 +: 8];
+      if (sh_we[j] && sh_be[4*j + 3]) mem[sh_addr[SRW*j +: SRW]][31:24] <= sh_wdata[32*j + 24 +: 8];
+      rdata_q <= mem[sh_addr[SRW*j +: SRW]];
+    end
+    assign sh_rdata[32*j +: 32] = rdata_q;
+  end
+
+  // ---- outgoing memory requests: a two-entry queue, so the engine never waits on mem_req_ready_i ----
+  logic              rq_valid;          // the engine pushes a request this cycle
+  logic [IdBits-1:0] rq_id;
+  logic [1:0]        rq_kind;
+  logic [31:0]       rq_addr;
+  logic [15:0]       rq_mask;
+  logic [127:0]      rq_data;
+  logic [7:0]        rq_atom;
+  logic              rq_room;
+  logic [1:0]        rq_cnt_q;
+  logic [IdBits+2+32+16+128+8-1:0] rq0_q, rq1_q;
+  logic              rq_head_q;
+  assign rq_room = rq_cnt_q != 2'd2;
+  assign {mem_req_id_o, mem_req_kind_o, mem_req_addr_o, mem_req_mask_o, mem_req_data_o, mem_req_atom_o} = rq_head_q ? rq1_q : rq0_q;
+  assign mem_req_valid_o = rq_cnt_q != 2'd0;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rq_cnt_q <= '0;
+      rq_head_q <= 1'b0;
+      rq0_q <= '0;
+      rq1_q <= '0;
+    end else begin
+      if (rq_valid && rq_room && !(rq_head_q ^ rq_cnt_q[0])) rq0_q <= {rq_id, rq_kind, rq_addr, rq_mask, rq_data, rq_atom};
+      if (rq_valid && rq_room && (rq_head_q ^ rq_cnt_q[0])) rq1_q <= {rq_id, rq_kind, rq_addr, rq_mask, rq_data, rq_atom};
+      if (mem_req_valid_o && mem_req_ready_i) rq_head_q <= ~rq_head_q;
+      rq_cnt_q <= rq_cnt_q + 2'(rq_valid && rq_room) - 2'(mem_req_valid_o && mem_req_ready_i);
+    end
+  end
+  assign mem_resp_ready_o = 1'b1;  // responses land in rm_mem / the caches; there is always room
+  assign blk_ready_o = running_q && !pl_pend_q && (resident_q < blocks_per_sm_i) && !flt_q && !stop_i;
+
+  // Operands of the shared-memory atomic arithmetic, from registered state only.
+  always_comb begin
+    logic [31:0] wa;
+    wa = buf_a_q[32*lane_q +: 32] >> 2;
+    as_old_lo = sh_rdata[32*(wa % SB) +: 32];
+    as_b_lo = hi_q[31:0];
+  end
+
+  // The half-warp in the shared-memory pipeline, from registered state only.
+  always_comb begin
+    logic h;
+    h = cnt_q[0];
+    sh_pend = lpend_q[16*h +: 16];
+    for (int li = 0; li < 16; li++)
+      sh_waddr[(SAW-2)*li +: SAW-2] = (SAW-2)'((buf_a_q[32*(16*32'(h) + li) +: 32] + (32'(k_q) << 2)) >> 2);
+  end
+
+  // ===================================================================================================
+  // Engine: one warp instruction at a time, row by row (docs/sm-rtl.md §2.0). The response
+  // processor (below it in this block) writes returning load data whenever the engine leaves the
+  // register-file write port and the commit port free.
+  // ===================================================================================================
+  logic [W-1:0]  ready_w;
+  logic [WW-1:0] sel_w;
+  logic          sel_ok;
+  logic [31:0]   guard;
+  logic [L-1:0]  gexec;              // exec lanes of row g_q
+  logic [RA-1:0] base_c;
+  logic [31:0]   act_c, live_c;
+  logic [BW-1:0] blk_c;
+  logic [SPW-1:0] spt_c;
+  logic          hazard;
+  logic          bad_reg;
+  logic          insn_ok;
+  logic [5:0]    free_id;
+  logic          free_id_ok;
+  logic [$clog2(NSlots)-1:0] free_slot;
+  logic          free_slot_ok;
+  logic [BW-1:0] free_blk;
+  logic [WW-1:0] free_warp;
+  logic          eng_rf_busy;
+  logic          is_load, is_store, is_atom, is_cas, a64, shared_only, wide_addr;
+  logic [2:0]    msz;
+  logic [4:0]    nbytes;
+  logic [2:0]    nwords;
+  logic [31:0]   shmask, glmask;
+  logic [31:0]   walk_x, walk_y, walk_z;
+
+  always_comb begin
+    // ---- defaults: hold every register ----
+    st_d = st_q; sw_d = sw_q; running_d = running_q;
+    w_valid_d = w_valid_q; w_wait_d = w_wait_q; w_sb_d = w_sb_q; w_atom_d = w_atom_q;
+    w_pc_d = w_pc_q; w_active_d = w_active_q; w_live_d = w_live_q; w_seq_d = w_seq_q;
+    w_blk_d = w_blk_q; w_wib_d = w_wib_q; w_base_d = w_base_q; w_sp_d = w_sp_q; w_bar_d = w_bar_q;
+    w_bred_d = w_bred_q; w_bred_rd_d = w_bred_rd_q; w_bred_lanes_d = w_bred_lanes_q; w_bred_seq_d = w_bred_seq_q;
+    w_tid0_d = w_tid0_q; w_ld_d = w_ld_q; w_st_d = w_st_q; pred_d = pred_q; last_d = last_q;
+    b_valid_d = b_valid_q; b_ctaid_d = b_ctaid_q; b_unfin_d = b_unfin_q; b_sbase_d = b_sbase_q;
+    resident_d = resident_q; pl_pend_d = pl_pend_q; pl_linear_d = pl_linear_q; pl_ctaid_d = pl_ctaid_q;
+    cw_d = cw_q; ci_d = ci_q; cpc_d = cpc_q; cexec_d = cexec_q; cseq_d = cseq_q; bconst_d = bconst_q;
+    npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; g_d = g_q; k_d = k_q; lane_d = lane_q; cnt_d = cnt_q;
+    sidx_d = sidx_q; skind_d = skind_q; spush_d = spush_q; rel_pend_d = rel_pend_q; fin_d = fin_q;
+    rel_blk_d = rel_blk_q; rel_id_d = rel_id_q; rel_val_d = rel_val_q; rel_w_d = rel_w_q; fin_id_d = fin_id_q;
+    hi_d = hi_q; row_d = row_q; res_d = res_q; prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
+    walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; members_d = members_q; ballot_d = ballot_q; vres_d = vres_q;
+    buf_a_d = buf_a_q; buf_b_d = buf_b_q; buf_c_d = buf_c_q; lsp_d = lsp_q; lpend_d = lpend_q;
+    slot_valid_d = slot_valid_q; slot_ret_d = slot_ret_q; slot_atom_d = slot_atom_q; slot_w64_d = slot_w64_q;
+    slot_warp_d = slot_warp_q; slot_rd_d = slot_rd_q; slot_n_d = slot_n_q; slot_msz_d = slot_msz_q;
+    slot_out_d = slot_out_q; slot_seq_d = slot_seq_q; slot_pc_d = slot_pc_q; slot_act_d = slot_act_q;
+    slot_exec_d = slot_exec_q; slot_off_d = slot_off_q; cslot_d = cslot_q; cslot_ok_d = cslot_ok_q;
+    id_busy_d = id_busy_q; id_store_d = id_store_q; resp_pend_d = resp_pend_q; id_slot_d = id_slot_q;
+    id_k_d = id_k_q; id_loc_d = id_loc_q; id_lanes_d = id_lanes_q; id_addr_d = id_addr_q; id_warp_d = id_warp_q;
+    ic_vld_d = ic_vld_q; ic_tag_d = ic_tag_q; ic_cnt_d = ic_cnt_q;
+    cc_got_d = cc_got_q; caddr_d = caddr_q;
+    ps_d = ps_q; pid_d = pid_q; pg_d = pg_q; pk_d = pk_q;
+    flt_d = flt_q; flt_kind_d = flt_kind_q; flt_warp_d = flt_warp_q; flt_pc_d = flt_pc_q;
+    flt_addr_d = flt_addr_q; flt_lane_d = flt_lane_q;
+
+    // ---- default port values ----
+    rf_raddr = '0; rf_we = '0; rf_waddr = '0; rf_wdata = '0;
+    ic_re = 1'b0; ic_raddr = '0; cc_raddr = '0; cc_twe = 1'b0; cc_twdata = '0; rm_raddr = pid_q;
+    stk_we = 1'b0; stk_addr = '0; stk_wdata = '0; bar_we = 1'b0; bar_addr = '0; bar_wdata = '0;
+    sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0;
+    rq_valid = 1'b0; rq_id = '0; rq_kind = 2'd0; rq_addr = '0;
+    rq_mask = '0; rq_data = '0; rq_atom = '0;
+    resp_fill_ic = 1'b0; resp_fill_cc = 1'b0; resp_fill_rm = 1'b0; ic_waddr = '0;
+    ev_valid = 1'b0; ev_kind = EV_RETIRE; ev_warp = cw_q; ev_seq = cseq_q; ev_pc = cpc_q; ev_active = '0;
+    ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
+    ev_mask = '0; ev_wdata = '0;
+    sp_valid = 1'b0; sfu_valid = 1'b0; sfu_x = '0;
+    perf_o = '0; perf_lanes_o = '0;
+
+    // ---- current warp's fields ----
+    act_c = w_active_q[32*cw_q +: 32];
+    live_c = w_live_q[32*cw_q +: 32];
+    base_c = w_base_q[RA*cw_q +: RA];
+    blk_c = w_blk_q[BW*cw_q +: BW];
+    spt_c = w_sp_q[SPW*cw_q +: SPW];
+    guard = '0;
+    for (int l = 0; l < 32; l++)
+      guard[l] = ((tsm_isa_pkg::f_pg(ci_q) == 3'd7) ? 1'b1 : pred_q[(32*cw_q + l)*7 + 32'(tsm_isa_pkg::f_pg(ci_q))])
+                 ^ tsm_isa_pkg::f_pgn(ci_q);
+    gexec = rowlanes(cexec_q, g_q);
+
+    // Operands of the SP lanes: row data of ports A, B, C; B replaced by the constant or immediate.
+    for (int l = 0; l < L; l++) begin
+      sp_a[32*l +: 32] = (rd_ra && f_ra != 8'd255) ? rf_rdata[32*l +: 32] : 32'd0;
+      sp_b[32*l +: 32] = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
+      if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) sp_b[32*l +: 32] = bconst_q;
+      if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) sp_b[32*l +: 32] = imm_b;
+      sp_c[32*l +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
+      sp_preds[8*l +: 8] = {1'b1, pred_q[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 +: 7]};
+    end
+
+    // Memory-operation decode.
+    msz = tsm_isa_pkg::f_msz(ci_q);
+    is_atom = op == tsm_isa_pkg::OP_ATOM || op == tsm_isa_pkg::OP_ATOMS || op == tsm_isa_pkg::OP_ATOMCAS ||
+              op == tsm_isa_pkg::OP_ATOMSCAS;
+    is_cas = op == tsm_isa_pkg::OP_ATOMCAS || op == tsm_isa_pkg::OP_ATOMSCAS;
+    a64 = tsm_isa_pkg::f_atype(ci_q) == tsm_isa_pkg::ATYPE_U64 || tsm_isa_pkg::f_atype(ci_q) == tsm_isa_pkg::ATYPE_S64;
+    is_load = op == tsm_isa_pkg::OP_LDG || op == tsm_isa_pkg::OP_LDS || op == tsm_isa_pkg::OP_LDL ||
+              op == tsm_isa_pkg::OP_LD || op == tsm_isa_pkg::OP_LDC;
+    is_store = op == tsm_isa_pkg::OP_STG || op == tsm_isa_pkg::OP_STS || op == tsm_isa_pkg::OP_STL ||
+               op == tsm_isa_pkg::OP_ST;
+    shared_only = op == tsm_isa_pkg::OP_LDS || op == tsm_isa_pkg::OP_STS || op == tsm_isa_pkg::OP_ATOMS ||
+                  op == tsm_isa_pkg::OP_ATOMSCAS;
+    wide_addr = n_ra == 3'd2;
+    nbytes = is_atom ? (a64 ? 5'd8 : 5'd4) : msz_bytes(msz);
+    nwords = is_atom ? 3'd1 : msz_words(msz);
+    shmask = '0;
+    glmask = '0;
+    for (int l = 0; l < 32; l++) begin
+      shmask[l] = cexec_q[l] && lsp_q[2*l +: 2] == SP_SHARED;
+      glmask[l] = cexec_q[l] && lsp_q[2*l +: 2] != SP_SHARED;
+    end
+
+    // Free resources.
+    free_id = '0; free_id_ok = 1'b0;
+    for (int i = NIds - 1; i >= 0; i--) if (!id_busy_q[i]) begin free_id = 6'(i); free_id_ok = 1'b1; end
+    free_slot = '0; free_slot_ok = 1'b0;
+    for (int i = NSlots - 1; i >= 0; i--) if (!slot_valid_q[i]) begin free_slot = ($clog2(NSlots))'(i); free_slot_ok = 1'b1; end
+    free_blk = '0;
+    for (int i = NB - 1; i >= 0; i--) if (!b_valid_q[i]) free_blk = BW'(i);
+    free_warp = '0;
+    for (int i = W - 1; i >= 0; i--) if (!w_valid_q[i]) free_warp = WW'(i);
+
+    // Ready warps and the round-robin choice after the last one chosen.
+    ready_w = w_valid_q & ~w_wait_q & ~w_sb_q & ~w_atom_q;
+    sel_w = '0; sel_ok = 1'b0;
+    for (int i = W; i >= 1; i--) begin
+      if (ready_w[(32'(last_q) + i) % W]) begin sel_w = WW'((32'(last_q) + i) % W); sel_ok = 1'b1; end
+    end
+
+    // Scoreboard: does the current instruction touch a register a load of its warp will write?
+    hazard = 1'b0;
+    for (int s = 0; s < NSlots; s++) begin
+      if (slot_valid_q[s] && slot_warp_q[WW*s +: WW] == cw_q) begin
+        if (rd_ra && overlap(f_ra, n_ra, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
+        if (rd_b && overlap(f_rb, tsm_isa_pkg::op_reads_rb(op) ? 3'd1 : n_b, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
+        if (rd_rc && overlap(f_rc, n_rc, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
+        if ((rd_rd || wr_rd) && overlap(f_rd, n_rd, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
+      end
+    end
+    // EXIT waits for its warp's loads; MEMBAR for its stores.
+    if (op == tsm_isa_pkg::OP_EXIT && w_ld_q[4*cw_q +: 4] != 4'd0) hazard = 1'b1;
+    if (op == tsm_isa_pkg::OP_MEMBAR && w_st_q[6*cw_q +: 6] != 6'd0) hazard = 1'b1;
+
+    // Registers beyond the kernel's count.
+    bad_reg = 1'b0;
+    if (rd_ra && f_ra != 8'd255 && 32'(f_ra) + 32'(n_ra) > regs_i) bad_reg = 1'b1;
+    if (rd_b && f_rb != 8'd255 && 32'(f_rb) + (tsm_isa_pkg::op_reads_rb(op) ? 32'd1 : 32'(n_b)) > regs_i) bad_reg = 1'b1;
+    if (rd_rc && f_rc != 8'd255 && 32'(f_rc) + 32'(n_rc) > regs_i) bad_reg = 1'b1;
+    if ((rd_rd || wr_rd) && f_rd != 8'd255 && 32'(f_rd) + 32'(n_rd) > regs_i) bad_reg = 1'b1;
+    insn_ok = tsm_isa_pkg::insn_valid(ci_q);
+
+    // Thread coordinates of the L lanes after the walker.
+    walk_x = 32'(walk_q[0 +: DW]);
+    walk_y = 32'(walk_q[DW +: DW]);
+    walk_z = 32'(walk_q[2*DW +: DW]);
+
+    eng_rf_busy = 1'b0;
+
+    // ---- memory responses: always accepted ----
+    if (mem_resp_valid_i) begin
+      if (mem_resp_id_i >= IcId) begin
+        resp_fill_ic = 1'b1;
+        ic_waddr = ($clog2(IcLines*IcChunks))'(((cpc_q / IcWords) % IcLines) * IcChunks + (32'(mem_resp_id_i) - 32'(IcId)));
+        ic_cnt_d = ic_cnt_d + 4'd1;
+      end else if (mem_resp_id_i >= CcId) begin
+        resp_fill_cc = 1'b1;
+        cc_got_d = 1'b1;
+      end else if (mem_resp_write_i) begin
+        id_busy_d[mem_resp_id_i] = 1'b0;
+        w_st_d[6*id_warp_q[WW*mem_resp_id_i +: WW] +: 6] = w_st_d[6*id_warp_q[WW*mem_resp_id_i +: WW] +: 6] - 6'd1;
+      end else begin
+        resp_fill_rm = 1'b1;
+        resp_pend_d[mem_resp_id_i] = 1'b1;
+      end
+      if (mem_resp_err_i && !flt_q && mem_resp_id_i < CcId) begin
+        flt_d = 1'b1; flt_kind_d = F_OOB; flt_warp_d = 32'(id_warp_q[WW*mem_resp_id_i +: WW]);
+        flt_pc_d = id_store_q[mem_resp_id_i] ? 32'hFFFF_FFFF : slot_pc_q[32*id_slot_q[3*mem_resp_id_i +: 3] +: 32];
+        flt_addr_d = id_addr_q[32*mem_resp_id_i +: 32]; flt_lane_d = 32'hFFFF_FFFF;
+      end
+    end
+
+    if (start_i) begin
+      running_d = 1'b1;
+      ic_vld_d = '0;
+      flt_d = 1'b0; flt_kind_d = '0; flt_warp_d = '0; flt_pc_d = '0; flt_addr_d = '0; flt_lane_d = '0;
+      clock_d = '0;
+    end
+
+    // ---- engine ----
+    unique case (st_q)
+      E_HALT: ;
+      E_CLEAR: begin
+        cc_raddr = ($clog2(CcLines))'(cnt_q);
+        cc_twe = 1'b1;
+        cnt_d = cnt_q + 32'd1;
+        if (cnt_q + 32'd1 == CcLines) st_d = E_IDLE;
+      end
+      E_FAULT: begin
+        if (!flt_q) begin
+          flt_d = 1'b1;
+        end
+        st_d = E_HALT;
+      end
+
+      E_IDLE: begin
+        if (flt_q || stop_i) begin
+          st_d = E_HALT;
+        end else if (pl_pend_q) begin
+          st_d = E_PL_START;
+        end else if (sel_ok) begin
+          cw_d = sel_w;
+          last_d = sel_w;
+          cpc_d = w_pc_q[32*sel_w +: 32];
+          st_d = E_FETCH;
+        end else if (|w_valid_q && (w_valid_q & ~w_wait_q) == '0 && slot_valid_q == '0 && ps_q == P_IDLE) begin
+          // Every resident warp waits at a barrier that cannot complete.
+          flt_kind_d = F_DEADLOCK; flt_warp_d = 32'hFFFF_FFFF; flt_pc_d = 32'hFFFF_FFFF; flt_addr_d = '0;
+          flt_lane_d = 32'hFFFF_FFFF;
+          st_d = E_FAULT;
+        end
+        if (|w_valid_q && !sel_ok) begin
+          perf_o[4] = |(w_valid_q & w_sb_q);   // scoreboard stall
+          perf_o[5] = |(w_valid_q & w_wait_q); // barrier stall
+        end
+      end
+
+      // ---- block placement ----
+      E_PL_START: begin
+        ev_valid = 1'b1; ev_kind = EV_PLACE; ev_data[31:0] = pl_linear_q;
+        b_valid_d[free_blk] = 1'b1;
+        b_ctaid_d[48*free_blk +: 48] = pl_ctaid_q;
+        b_unfin_d[5*free_blk +: 5] = warps_i[4:0];
+        b_sbase_d[SAW*free_blk +: SAW] = SAW'(32'(free_blk) * ((shared_i + 32'(SB*4 - 1)) & ~32'(SB*4 - 1)));
+        resident_d = resident_q + 32'd1;
+        rel_blk_d = free_blk;    // the block being placed
+        // Register rows of the block: slot * warps * regs * G.
+        row_d[31:0] = 32'(free_blk) * warps_i * regs_i * G;
+        walk_d = '0;
+        cnt_d = '0;
+        k_d = '0;
+        pl_pend_d = 1'b0;
+        st_d = E_PL_WALK;
+      end
+      E_PL_WALK: begin
+        // One thread a cycle; every 32nd starts a warp in the lowest free slot.
+        if (cnt_q[4:0] == 5'd0) begin
+          w_valid_d[free_warp] = 1'b1;
+          w_wait_d[free_warp] = 1'b0; w_sb_d[free_warp] = 1'b0; w_atom_d[free_warp] = 1'b0; w_bred_d[free_warp] = 1'b0;
+          w_pc_d[32*free_warp +: 32] = entry_pc_i;
+          w_active_d[32*free_warp +: 32] = lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)));
+          w_live_d[32*free_warp +: 32] = lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)));
+          w_seq_d[32*free_warp +: 32] = '0;
+          w_blk_d[BW*free_warp +: BW] = rel_blk_q;
+          w_wib_d[5*free_warp +: 5] = k_q[4:0];
+          w_base_d[RA*free_warp +: RA] = RA'(row_q[31:0] + 32'(k_q) * regs_i * G);
+          w_sp_d[SPW*free_warp +: SPW] = '0;
+          w_tid0_d[3*DW*free_warp +: 3*DW] = walk_q;
+          w_ld_d[4*free_warp +: 4] = '0;
+          w_st_d[6*free_warp +: 6] = '0;
+          k_d = k_q + 6'd1;
+        end
+        // Advance x, then y, then z.
+        if (walk_x + 32'd1 < block_x_i) walk_d[0 +: DW] = DW'(walk_x + 32'd1);
+        else begin
+          walk_d[0 +: DW] = '0;
+          if (walk_y + 32'd1 < block_y_i) walk_d[DW +: DW] = DW'(walk_y + 32'd1);
+          else begin
+            walk_d[DW +: DW] = '0;
+            walk_d[2*DW +: DW] = DW'(walk_z + 32'd1);
+          end
+        end
+        cnt_d = cnt_q + 32'd1;
+        if (cnt_q + 32'd1 >= threads_i) begin
+          cnt_d = '0;
+          st_d = E_PL_ZERO;
+        end
+      end
+      E_PL_ZERO: begin
+        // Zero the block's registers and shared memory (the golden model starts from zeros).
+        if (cnt_q < warps_i * regs_i * G) begin
+          rf_we = '1;
+          rf_waddr = RA'(row_q[31:0] + cnt_q);
+          eng_rf_busy = 1'b1;
+        end
+        if (cnt_q < ((shared_i + 32'(SB*4 - 1)) / 32'(SB*4))) begin
+          sh_we = '1;
+          sh_be = '1;
+          for (int j = 0; j < SB; j++)
+            sh_addr[SRW*j +: SRW] = SRW'((32'(b_sbase_q[SAW*rel_blk_q +: SAW]) / 32'(SB*4)) + cnt_q);
+        end
+        if (cnt_q < 32'd16) begin
+          bar_we = 1'b1;
+          bar_addr = ($clog2(NB*16))'(32'(rel_blk_q) * 16 + cnt_q);
+        end
+        cnt_d = cnt_q + 32'd1;
+        if (cnt_q + 32'd1 >= warps_i * regs_i * G && cnt_q + 32'd1 >= ((shared_i + 32'(SB*4 - 1)) / 32'(SB*4)) &&
+            cnt_q + 32'd1 >= 32'd16) begin
+          cnt_d = '0;
+          rel_w_d = '0;
+          st_d = (local_bytes_i != '0) ? E_PL_LOCAL : E_IDLE;
+        end
+      end
+      E_PL_LOCAL: begin
+        // Zero the local memory of the block's threads (the golden model starts from zeros): per
+        // warp slot of the block and local word, the warp's 32 words are 8 consecutive lines.
+        if (!(w_valid_q[rel_w_q] && w_blk_q[BW*rel_w_q +: BW] == rel_blk_q) || cnt_q >= (local_bytes_i >> 2) * 8) begin
+          cnt_d = '0;
+          rel_w_d = rel_w_q + 1'b1;
+          if (32'(rel_w_q) + 1 == W) st_d = E_IDLE;
+        end else begin
+          rq_valid = free_id_ok;
+          rq_id = IdBits'(free_id);
+          rq_kind = 2'd1;
+          rq_addr = local_base_i + (cnt_q >> 3) * LocalStride + (((sm_id_i * W + 32'(rel_w_q)) * 32) << 2) +
+                    ({29'd0, cnt_q[2:0]} << 4);
+          rq_mask = 16'hFFFF;
+          rq_data = '0;
+          if (free_id_ok && rq_room) begin
+            id_busy_d[free_id] = 1'b1;
+            id_store_d[free_id] = 1'b1;
+            id_addr_d[32*free_id +: 32] = rq_addr;
+            id_warp_d[WW*free_id +: WW] = rel_w_q;
+            w_st_d[6*rel_w_q +: 6] = w_st_d[6*rel_w_q +: 6] + 6'd1;
+            cnt_d = cnt_q + 32'd1;
+          end
+        end
+      end
+
+      // ---- fetch and decode ----
+      E_FETCH: begin
+        if (cpc_q >= code_words_i) begin
+          flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+          st_d = E_FAULT;
+        end else if (ic_vld_q[(cpc_q / IcWords) % IcLines] && ic_tag_q[32*((cpc_q / IcWords) % IcLines) +: 32] == cpc_q / (IcWords * IcLines)) begin
+          ic_re = 1'b1;
+          ic_raddr = ($clog2(IcLines*IcChunks))'(((cpc_q / IcWords) % IcLines) * IcChunks + (cpc_q % IcWords) / 2);
+          st_d = E_DECODE;
+        end else begin
+          ic_vld_d[(cpc_q / IcWords) % IcLines] = 1'b0;
+          ic_cnt_d = '0;
+          k_d = '0;
+          st_d = E_IC_REQ;
+          perf_o[6] = 1'b1;
+        end
+      end
+      E_IC_REQ: begin
+        perf_o[6] = 1'b1;
+        rq_valid = 1'b1;
+        rq_id = IcId + IdBits'(k_q);
+        rq_kind = 2'd0;
+        rq_addr = code_base_i + ((cpc_q & ~32'(IcWords - 1)) << 3) + (32'(k_q) << 4);
+        if (rq_room) begin
+          perf_o[7] = 1'b1;
+          k_d = k_q + 6'd1;
+          if (32'(k_q) + 1 == IcChunks) st_d = E_IC_WAIT;
+        end
+      end
+      E_IC_WAIT: begin
+        perf_o[6] = 1'b1;
+        if (32'(ic_cnt_q) == IcChunks) begin
+          ic_vld_d[(cpc_q / IcWords) % IcLines] = 1'b1;
+          ic_tag_d[32*((cpc_q / IcWords) % IcLines) +: 32] = cpc_q / (IcWords * IcLines);
+          st_d = E_FETCH;
+        end
+      end
+      E_DECODE: begin
+        ci_d = cpc_q[0] ? ic_rdata[127:64] : ic_rdata[63:0];
+        st_d = E_DISPATCH;  // checks happen in E_DISPATCH with ci_q valid
+        cnt_d = '0;
+      end
+      E_DISPATCH: begin
+        if (cnt_q == 32'd0) begin
+          // First visit: checks, guard, scoreboard.
+          cexec_d = act_c & guard;
+          if (!insn_ok || bad_reg || tsm_isa_pkg::op_unit(op) == tsm_isa_pkg::UNIT_DP ||
+              ((op == tsm_isa_pkg::OP_F2F || op == tsm_isa_pkg::OP_F2I || op == tsm_isa_pkg::OP_I2F) &&
+               ((op != tsm_isa_pkg::OP_I2F && tsm_isa_pkg::f_sfmt(ci_q) == tsm_isa_pkg::FTYPE_F64) ||
+                (op != tsm_isa_pkg::OP_F2I && tsm_isa_pkg::f_dfmt(ci_q) == tsm_isa_pkg::FTYPE_F64)))) begin
+            flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+            st_d = E_FAULT;
+          end else if (hazard) begin
+            if (op != tsm_isa_pkg::OP_MEMBAR) w_sb_d[cw_q] = 1'b1;
+            st_d = E_IDLE;
+          end else if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) begin
+            caddr_d = cbank_base_i[32*tsm_isa_pkg::f_cbank(ci_q) +: 32] + 32'(tsm_isa_pkg::f_coff(ci_q));
+            st_d = E_CONST;
+          end else begin
+            cnt_d = 32'd1;
+          end
+        end else begin
+          // Go: the instruction issues.
+          cseq_d = w_seq_q[32*cw_q +: 32];
+          w_seq_d[32*cw_q +: 32] = w_seq_q[32*cw_q +: 32] + 32'd1;
+          npc_d = cpc_q + 32'd1;
+          nact_d = act_c;
+          nlive_d = live_c;
+          g_d = '0;
+          k_d = '0;
+          lane_d = '0;
+          cnt_d = '0;
+          rel_pend_d = 1'b0;
+          fin_d = 1'b0;
+          walk_d = w_tid0_q[3*DW*cw_q +: 3*DW];
+          sclk_d = clock_q;  // S2R SR_CLOCK: one value for the whole warp instruction
+          unique case (tsm_isa_pkg::op_unit(op))
+            tsm_isa_pkg::UNIT_SFU: st_d = E_SFU_RD;
+            tsm_isa_pkg::UNIT_MEM: begin
+              if (op == tsm_isa_pkg::OP_MEMBAR) st_d = E_RET;
+              else begin
+                lsp_d = '0;
+                lpend_d = '0;
+                cslot_ok_d = 1'b0;
+                st_d = E_LS_RD;
+              end
+            end
+            tsm_isa_pkg::UNIT_CTRL: st_d = E_CT;
+            tsm_isa_pkg::UNIT_SYNC: st_d = E_BAR_RD;
+            default: begin
+              if (op == tsm_isa_pkg::OP_S2R) st_d = E_S2R;
+              else if (op == tsm_isa_pkg::OP_VOTE) st_d = E_VOTE_RD;
+              else if (op == tsm_isa_pkg::OP_SHFL) st_d = E_SHFL_RD;
+              else if ((op == tsm_isa_pkg::OP_IMAD && tsm_isa_pkg::f_mulw(ci_q) == tsm_isa_pkg::MULW_WIDE) ||
+                       (op == tsm_isa_pkg::OP_I2F && n_ra == 3'd2)) st_d = E_SP_HI;
+              else st_d = E_SP_RD;
+            end
+          endcase
+        end
+      end
+      E_CONST: begin
+        cc_raddr = ($clog2(CcLines))'((caddr_q >> 4) % CcLines);
+        st_d = E_CONST_CHK;
+      end
+      E_CONST_CHK: begin
+        cc_raddr = ($clog2(CcLines))'((caddr_q >> 4) % CcLines);
+        if (cc_trdata == {1'b1, caddr_q[31:4]}) begin
+          bconst_d = cc_rdata[32*caddr_q[3:2] +: 32];
+          cnt_d = 32'd1;
+          st_d = E_DISPATCH;
+        end else begin
+          cc_got_d = 1'b0;
+          st_d = E_CC_REQ;
+        end
+      end
+      E_CC_REQ: begin
+        perf_o[6] = 1'b1;
+        cc_raddr = ($clog2(CcLines))'((caddr_q >> 4) % CcLines);
+        rq_valid = 1'b1;
+        rq_id = CcId;
+        rq_kind = 2'd0;
+        rq_addr = caddr_q & ~32'hF;
+        if (rq_room) begin
+          perf_o[7] = 1'b1;
+          st_d = E_CC_WAIT;
+        end
+      end
+      E_CC_WAIT: begin
+        perf_o[6] = 1'b1;
+        cc_raddr = ($clog2(CcLines))'((caddr_q >> 4) % CcLines);
+        if (cc_got_q) begin
+          cc_twe = 1'b1;
+          cc_twdata = {1'b1, caddr_q[31:4]};
+          st_d = E_CONST;
+        end
+      end
+
+      // ---- SP: one row at a time: [hi read], read, execute, write (rd, rd+1), predicates ----
+      E_SP_HI: begin
+        if (gexec == '0) begin
+          g_d = g_q + 1'b1;
+          if (32'(g_q) + 1 == G) st_d = E_RET;
+        end else begin
+          rf_raddr[2*RA +: RA] = rowof(base_c, op == tsm_isa_pkg::OP_IMAD ? f_rc + 8'd1 : f_ra + 8'd1, g_q);
+          st_d = E_SP_HI2;
+        end
+      end
+      E_SP_HI2: begin
+        for (int l = 0; l < L; l++)
+          hi_d[32*l +: 32] = ((op == tsm_isa_pkg::OP_IMAD ? f_rc : f_ra) == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
+        rf_raddr = {rowof(base_c, f_rc, g_q), rowof(base_c, f_rb, g_q), rowof(base_c, f_ra, g_q)};
+        st_d = E_SP_EX;
+      end
+      E_SP_RD: begin
+        perf_o[2] = 1'b1;
+        if (gexec == '0) begin
+          g_d = g_q + 1'b1;
+          if (32'(g_q) + 1 == G) st_d = E_RET;
+        end else begin
+          rf_raddr = {rowof(base_c, f_rc, g_q), rowof(base_c, f_rb, g_q), rowof(base_c, f_ra, g_q)};
+          st_d = E_SP_EX;
+        end
+      end
+      E_SP_EX: begin
+        perf_o[2] = 1'b1;
+        sp_valid = 1'b1;
+        st_d = E_SP_WB;
+      end
+      E_SP_WB: begin
+        perf_o[2] = 1'b1;
+        row_d = sp_dhi;
+        prow_d = sp_preds_o;
+        pwe1_d = '0;
+        pwe2_d = '0;
+        // Predicate updates of the row's executing lanes.
+        for (int l = 0; l < L; l++) begin
+          if (gexec[l]) begin
+            for (int p = 0; p < 7; p++)
+              if (sp_pwe_o[8*l + p]) pred_d[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 + p] = sp_preds_o[8*l + p];
+          end
+        end
+        if (sp_we_o && f_rd != 8'd255) begin
+          rf_we = gexec;
+          rf_waddr = rowof(base_c, f_rd, g_q);
+          rf_wdata = sp_d;
+          eng_rf_busy = 1'b1;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = sp_d;
+        end
+        st_d = (sp_we_o && sp_wide_o) ? E_SP_WB2 : E_SP_P1;
+      end
+      E_SP_WB2: begin
+        if (f_rd != 8'd255) begin
+          rf_we = gexec;
+          rf_waddr = rowof(base_c, f_rd + 8'd1, g_q);
+          rf_wdata = row_q;
+          eng_rf_busy = 1'b1;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'd1; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
+          ev_data = row_q;
+        end
+        st_d = E_SP_P1;
+      end
+      E_SP_P1, E_SP_P2: begin
+        // Up to two predicate events per row: the predicates the instruction names, in order.
+        logic [2:0] p;
+        logic       named;
+        p = 3'd7;
+        named = 1'b0;
+        if (st_q == E_SP_P1) begin
+          if (op == tsm_isa_pkg::OP_ISETP || op == tsm_isa_pkg::OP_FSETP || op == tsm_isa_pkg::OP_PLOP) begin
+            p = tsm_isa_pkg::f_pd(ci_q); named = 1'b1;
+          end else if (op == tsm_isa_pkg::OP_IADD && tsm_isa_pkg::f_cc(ci_q)) begin
+            p = tsm_isa_pkg::f_pcc(ci_q); named = 1'b1;
+          end
+        end else if ((op == tsm_isa_pkg::OP_ISETP || op == tsm_isa_pkg::OP_FSETP) &&
+                     tsm_isa_pkg::f_pq(ci_q) != tsm_isa_pkg::f_pd(ci_q)) begin
+          p = tsm_isa_pkg::f_pq(ci_q); named = 1'b1;
+        end
+        if (named && p != 3'd7) begin
+          ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(p); ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
+          for (int l = 0; l < L; l++) ev_data[32*l] = prow_q[8*l + 32'(p)];
+        end
+        if (st_q == E_SP_P1) st_d = E_SP_P2;
+        else begin
+          g_d = g_q + 1'b1;
+          st_d = (32'(g_q) + 1 == G) ? E_RET :
+                 ((op == tsm_isa_pkg::OP_IMAD && tsm_isa_pkg::f_mulw(ci_q) == tsm_isa_pkg::MULW_WIDE) ||
+                  (op == tsm_isa_pkg::OP_I2F && n_ra == 3'd2)) ? E_SP_HI : E_SP_RD;
+        end
+      end
+
+      // ---- SFU: per row, SfuUnits lanes a clock ----
+      E_SFU_RD: begin
+        perf_o[3] = 1'b1;
+        if (gexec == '0) begin
+          g_d = g_q + 1'b1;
+          if (32'(g_q) + 1 == G) st_d = E_RET;
+        end else begin
+          rf_raddr[0 +: RA] = rowof(base_c, f_ra, g_q);
+          k_d = '0;
+          cnt_d = '0;
+          st_d = E_SFU_FEED;
+        end
+      end
+      E_SFU_FEED: begin
+        perf_o[3] = 1'b1;
+        if (k_q == 6'd0) row_d = rf_rdata[0 +: L*32];
+        if (32'(k_q) < L / S) begin
+          sfu_valid = 1'b1;
+          for (int s = 0; s < S; s++) begin
+            logic [31:0] x;
+            x = (k_q == 6'd0) ? rf_rdata[32*(32'(k_q) * S + s) +: 32] : row_q[32*(32'(k_q) * S + s) +: 32];
+            sfu_x[32*s +: 32] = (f_ra == 8'd255) ? 32'd0 : x;
+          end
+          k_d = k_q + 6'd1;
+        end
+        if (sfu_chunk_v) begin
+          for (int s = 0; s < S; s++) res_d[32*(32'(sfu_chunk_o) * S + s) +: 32] = sfu_r[32*s +: 32];
+          cnt_d = cnt_q + 32'd1;
+          if (cnt_q + 32'd1 == L / S) st_d = E_SFU_WB;
+        end
+      end
+      E_SFU_WB: begin
+        perf_o[3] = 1'b1;
+        if (f_rd != 8'd255) begin
+          rf_we = gexec;
+          rf_waddr = rowof(base_c, f_rd, g_q);
+          rf_wdata = res_q;
+          eng_rf_busy = 1'b1;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = res_q;
+        end
+        g_d = g_q + 1'b1;
+        st_d = (32'(g_q) + 1 == G) ? E_RET : E_SFU_RD;
+      end
+
+      // ---- S2R: special registers, a row a clock (thread coordinates by walking) ----
+      E_S2R: begin
+        logic [31:0] sv;
+        logic [31:0] x, y, z;
+        x = walk_x; y = walk_y; z = walk_z;
+        for (int l = 0; l < L; l++) begin
+          logic [5:0] lane;
+          lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
+          unique case (sreg_w)
+            tsm_isa_pkg::SREG_LANEID: sv = 32'(lane);
+            tsm_isa_pkg::SREG_CLOCK: sv = sclk_q[31:0];
+            tsm_isa_pkg::SREG_CLOCK_HI: sv = sclk_q[63:32];
+            tsm_isa_pkg::SREG_WARPID: sv = 32'(cw_q);
+            tsm_isa_pkg::SREG_NWARPID: sv = W;
+            tsm_isa_pkg::SREG_SMID: sv = sm_id_i;
+            tsm_isa_pkg::SREG_NSMID: sv = num_sms_i;
+            tsm_isa_pkg::SREG_TID_X: sv = x;
+            tsm_isa_pkg::SREG_TID_Y: sv = y;
+            tsm_isa_pkg::SREG_TID_Z: sv = z;
+            tsm_isa_pkg::SREG_NTID_X: sv = block_x_i;
+            tsm_isa_pkg::SREG_NTID_Y: sv = block_y_i;
+            tsm_isa_pkg::SREG_NTID_Z: sv = block_z_i;
+            tsm_isa_pkg::SREG_CTAID_X: sv = {16'd0, b_ctaid_q[48*blk_c +: 16]};
+            tsm_isa_pkg::SREG_CTAID_Y: sv = {16'd0, b_ctaid_q[48*blk_c + 16 +: 16]};
+            tsm_isa_pkg::SREG_CTAID_Z: sv = {16'd0, b_ctaid_q[48*blk_c + 32 +: 16]};
+            tsm_isa_pkg::SREG_NCTAID_X: sv = grid_x_i;
+            tsm_isa_pkg::SREG_NCTAID_Y: sv = grid_y_i;
+            tsm_isa_pkg::SREG_NCTAID_Z: sv = grid_z_i;
+            tsm_isa_pkg::SREG_LANEMASK_EQ: sv = 32'd1 << lane;
+            tsm_isa_pkg::SREG_LANEMASK_LT: sv = (32'd1 << lane) - 32'd1;
+            tsm_isa_pkg::SREG_LANEMASK_LE: sv = lane == 6'd31 ? 32'hFFFF_FFFF : (32'd2 << lane) - 32'd1;
+            tsm_isa_pkg::SREG_LANEMASK_GT: sv = lane == 6'd31 ? 32'd0 : ~((32'd2 << lane) - 32'd1);
+            default: sv = ~((32'd1 << lane) - 32'd1);  // LANEMASK_GE
+          endcase
+          ev_data[32*l +: 32] = sv;
+          // Next thread.
+          if (x + 32'd1 < block_x_i) x = x + 32'd1;
+          else begin
+            x = '0;
+            if (y + 32'd1 < block_y_i) y = y + 32'd1;
+            else begin y = '0; z = z + 32'd1; end
+          end
+        end
+        walk_d = {DW'(z), DW'(y), DW'(x)};
+        if (gexec != '0 && f_rd != 8'd255) begin
+          rf_we = gexec;
+          rf_waddr = rowof(base_c, f_rd, g_q);
+          rf_wdata = ev_data;
+          eng_rf_busy = 1'b1;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
+        end
+        g_d = g_q + 1'b1;
+        if (32'(g_q) + 1 == G) st_d = E_RET;
+      end
+
+      // ---- VOTE ----
+      E_VOTE_RD: begin
+        // Operand B of the first executing lane.
+        rf_raddr[RA +: RA] = rowof(base_c, f_rb, (GroupBits + 1)'(32'(ctz32(cexec_q)) / L));
+        st_d = E_VOTE_CALC;
+      end
+      E_VOTE_CALC: begin
+        logic [31:0] b;
+        logic [31:0] mem;
+        logic [31:0] bal;
+        b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(ctz32(cexec_q)) % L) +: 32];
+        if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) b = bconst_q;
+        if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) b = imm_b;
+        mem = cexec_q & b;
+        bal = '0;
+        for (int l = 0; l < 32; l++)
+          bal[l] = mem[l] && (((tsm_isa_pkg::f_ps(ci_q) == 3'd7) ? 1'b1 : pred_q[(32*cw_q + l)*7 + 32'(tsm_isa_pkg::f_ps(ci_q))])
+                              ^ tsm_isa_pkg::f_psn(ci_q));
+        members_d = mem;
+        ballot_d = bal;
+        unique case (tsm_isa_pkg::f_vote(ci_q))
+          tsm_isa_pkg::VOTE_ALL: vres_d = bal == mem;
+          tsm_isa_pkg::VOTE_ANY: vres_d = bal != 32'd0;
+          default:               vres_d = bal == 32'd0 || bal == mem;
+        endcase
+        st_d = (cexec_q == '0) ? E_RET : E_VOTE_WB;
+      end
+      E_VOTE_WB: begin
+        if (gexec != '0 && f_rd != 8'd255) begin
+          rf_we = gexec;
+          rf_waddr = rowof(base_c, f_rd, g_q);
+          for (int l = 0; l < L; l++) rf_wdata[32*l +: 32] = ballot_q;
+          eng_rf_busy = 1'b1;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
+          ev_data = rf_wdata;
+        end
+        st_d = E_VOTE_WP;
+      end
+      E_VOTE_WP: begin
+        if (gexec != '0 && tsm_isa_pkg::f_pd2(ci_q) != 3'd7) begin
+          for (int l = 0; l < L; l++) begin
+            if (gexec[l]) pred_d[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(tsm_isa_pkg::f_pd2(ci_q))] = vres_q;
+            ev_data[32*l] = vres_q;
+          end
+          ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(tsm_isa_pkg::f_pd2(ci_q)); ev_group = g_q[GroupBits-1:0];
+          ev_lanes = gexec;
+        end
+        g_d = g_q + 1'b1;
+        st_d = (32'(g_q) + 1 == G) ? E_RET : E_VOTE_WB;
+      end
+
+      // ---- SHFL: gather every lane's A, B and C, then write ----
+      E_SHFL_RD: begin
+        rf_raddr = {rowof(base_c, f_rc, g_q), rowof(base_c, f_rb, g_q), rowof(base_c, f_ra, g_q)};
+        st_d = E_SHFL_CAP;
+      end
+      E_SHFL_CAP: begin
+        for (int l = 0; l < L; l++) begin
+          logic [31:0] b;
+          b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
+          if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) b = bconst_q;
+          if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) b = imm_b;
+          buf_a_d[32*(32'(g_q[GroupBits-1:0]) * L + l) +: 32] = (f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32];
+          buf_b_d[32*(32'(g_q[GroupBits-1:0]) * L + l) +: 32] = b;
+          buf_c_d[32*(32'(g_q[GroupBits-1:0]) * L + l) +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
+        end
+        g_d = g_q + 1'b1;
+        if (32'(g_q) + 1 == G) begin
+          g_d = '0;
+          st_d = E_SHFL_WB;
+        end else st_d = E_SHFL_RD;
+      end
+      E_SHFL_WB, E_SHFL_WP: begin
+        logic [L-1:0] okv;
+        for (int l = 0; l < L; l++) begin
+          logic [5:0] lane;
+          logic [5:0] bv, j, maxl, minl, segm, clampv;
+          logic ok;
+          lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
+          bv = {1'b0, buf_b_q[32*lane +: 5]};
+          clampv = {1'b0, buf_c_q[32*lane +: 5]};
+          segm = {1'b0, buf_c_q[32*lane + 8 +: 5]};
+          maxl = (lane & segm) | (clampv & ~segm);
+          minl = lane & segm;
+          j = lane;
+          ok = 1'b0;
+          unique case (tsm_isa_pkg::f_shfl(ci_q))
+            tsm_isa_pkg::SHFL_UP: begin
+              ok = {1'b0, lane} >= {1'b0, bv} + {1'b0, maxl};
+              j = lane - bv;
+            end
+            tsm_isa_pkg::SHFL_DOWN: begin j = lane + bv; ok = j <= maxl; end
+            tsm_isa_pkg::SHFL_BFLY: begin j = lane ^ bv; ok = j <= maxl; end
+            default: begin j = minl | (bv & ~segm); ok = j <= maxl; end
+          endcase
+          if (!ok) j = lane;
+          okv[l] = ok;
+          rf_wdata[32*l +: 32] = buf_a_q[32*j[4:0] +: 32];
+        end
+        if (st_q == E_SHFL_WB) begin
+          if (gexec != '0 && f_rd != 8'd255) begin
+            rf_we = gexec;
+            rf_waddr = rowof(base_c, f_rd, g_q);
+            eng_rf_busy = 1'b1;
+            ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
+            ev_data = rf_wdata;
+          end
+          st_d = E_SHFL_WP;
+        end else begin
+          if (gexec != '0 && tsm_isa_pkg::f_pd2(ci_q) != 3'd7) begin
+            for (int l = 0; l < L; l++) begin
+              if (gexec[l]) pred_d[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(tsm_isa_pkg::f_pd2(ci_q))] = okv[l];
+              ev_data[32*l] = okv[l];
+            end
+            ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(tsm_isa_pkg::f_pd2(ci_q)); ev_group = g_q[GroupBits-1:0];
+            ev_lanes = gexec;
+          end
+          g_d = g_q + 1'b1;
+          st_d = (32'(g_q) + 1 == G) ? E_RET : E_SHFL_WB;
+        end
+      end
+
+      // ---- control flow ----
+      E_CT: begin
+        logic [31:0] tgt;
+        tgt = cpc_q + {{8{target_w[23]}}, target_w};
+        stk_addr = ($clog2(W*SD))'(32'(cw_q) * SD + 32'(spt_c));
+        st_d = E_RET;
+        unique case (op)
+          tsm_isa_pkg::OP_TRAP: begin
+            if (cexec_q != '0) begin
+              flt_kind_d = F_TRAP; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0;
+              flt_lane_d = 32'(ctz32(cexec_q));
+              st_d = E_FAULT;
+            end
+          end
+          tsm_isa_pkg::OP_BRA: begin
+            if (cexec_q == act_c) npc_d = tgt;
+            else if (cexec_q != '0) begin
+              if (32'(spt_c) >= SD) begin
+                flt_kind_d = F_OVERFLOW; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                st_d = E_FAULT;
+              end else begin
+                stk_we = 1'b1;
+                stk_wdata = {K_DIV, act_c & ~cexec_q, cpc_q + 32'd1};
+                w_sp_d[SPW*cw_q +: SPW] = spt_c + 1'b1;
+                nact_d = cexec_q;
+                npc_d = tgt;
+              end
+            end
+          end
+          tsm_isa_pkg::OP_SSY, tsm_isa_pkg::OP_PBK, tsm_isa_pkg::OP_CAL: begin
+            if (cexec_q != '0) begin
+              if (cexec_q != act_c) begin
+                flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                st_d = E_FAULT;
+              end else if (32'(spt_c) >= SD) begin
+                flt_kind_d = F_OVERFLOW; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                st_d = E_FAULT;
+              end else begin
+                stk_we = 1'b1;
+                stk_wdata = {op == tsm_isa_pkg::OP_SSY ? K_SYNC : op == tsm_isa_pkg::OP_PBK ? K_BRK : K_RET, act_c,
+                             op == tsm_isa_pkg::OP_CAL ? cpc_q + 32'd1 : tgt};
+                w_sp_d[SPW*cw_q +: SPW] = spt_c + 1'b1;
+                if (op == tsm_isa_pkg::OP_CAL) npc_d = tgt;
+              end
+            end
+          end
+          tsm_isa_pkg::OP_SYNC: begin
+            if (cexec_q != '0) begin
+              if (cexec_q != act_c) begin
+                flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                st_d = E_FAULT;
+              end else if (spt_c == '0) begin
+                flt_kind_d = F_UNDERFLOW; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                st_d = E_FAULT;
+              end else begin
+                sw_d = SW_POP;
+                sidx_d = (SPW + 1)'(spt_c) - 1'b1;
+                st_d = E_STK_RD;
+              end
+            end
+          end
+          tsm_isa_pkg::OP_BRK, tsm_isa_pkg::OP_RET: begin
+            if (cexec_q != '0) begin
+              if (spt_c == '0) begin
+                flt_kind_d = F_UNDERFLOW; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                st_d = E_FAULT;
+              end else begin
+                sw_d = SW_LEAVE;
+                skind_d = op == tsm_isa_pkg::OP_BRK ? K_BRK : K_RET;
+                sidx_d = (SPW + 1)'(spt_c) - 1'b1;
+                st_d = E_STK_RD;
+              end
+            end
+          end
+          tsm_isa_pkg::OP_EXIT: begin
+            if (cexec_q != '0) begin
+              nlive_d = live_c & ~cexec_q;
+              nact_d = act_c & ~cexec_q;
+              if (spt_c != '0) begin
+                sw_d = SW_EXIT;
+                sidx_d = '0;
+                st_d = E_STK_RD;
+              end else if ((act_c & ~cexec_q) == '0) begin
+                npc_d = cpc_q + 32'd1;
+              end
+            end
+          end
+          default: ;  // NOP
+        endcase
+      end
+      E_STK_RD: begin
+        stk_addr = ($clog2(W*SD))'(32'(cw_q) * SD + 32'(sidx_q));
+        st_d = E_STK_USE;
+      end
+      E_STK_USE: begin
+        logic [1:0]  ekind;
+        logic [31:0] emask, epc;
+        {ekind, emask, epc} = stk_rdata;
+        stk_addr = ($clog2(W*SD))'(32'(cw_q) * SD + 32'(sidx_q));
+        unique case (sw_q)
+          SW_POP: begin
+            // Pop the entry; keep popping while no lane is active.
+            w_sp_d[SPW*cw_q +: SPW] = SPW'(sidx_q);
+            nact_d = emask & nlive_q;
+            npc_d = epc;
+            if ((emask & nlive_q) == '0 && sidx_q != '0) begin
+              sidx_d = sidx_q - 1'b1;
+              st_d = E_STK_RD;
+            end else st_d = E_RET;
+          end
+          SW_LEAVE: begin
+            if (ekind == skind_q) begin
+              nact_d = act_c & ~cexec_q;
+              if ((act_c & ~cexec_q) == '0) begin
+                npc_d = cpc_q + 32'd1;
+                sw_d = SW_POP;
+                sidx_d = (SPW + 1)'(spt_c) - 1'b1;
+                st_d = E_STK_RD;
+              end else st_d = E_RET;
+            end else begin
+              // The leaving lanes leave every entry above the matching one.
+              stk_we = 1'b1;
+              stk_wdata = {ekind, emask & ~cexec_q, epc};
+              if (sidx_q == '0) begin
+                flt_kind_d = F_UNDERFLOW; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                st_d = E_FAULT;
+              end else begin
+                sidx_d = sidx_q - 1'b1;
+                st_d = E_STK_RD;
+              end
+            end
+          end
+          default: begin  // SW_EXIT: the exited lanes leave every entry
+            stk_we = 1'b1;
+            stk_wdata = {ekind, emask & ~cexec_q, epc};
+            if (32'(sidx_q) + 1 == 32'(spt_c)) begin
+              if (nact_q == '0) begin
+                npc_d = cpc_q + 32'd1;
+                sw_d = SW_POP;
+                sidx_d = (SPW + 1)'(spt_c) - 1'b1;
+                st_d = E_STK_WR;  // let the write land before the pop reads
+              end else st_d = E_RET;
+            end else begin
+              sidx_d = sidx_q + 1'b1;
+              st_d = E_STK_RD;
+            end
+          end
+        endcase
+      end
+      E_STK_WR: st_d = E_STK_RD;
+
+      // ---- barriers ----
+      E_BAR_RD: begin
+        bar_addr = ($clog2(NB*16))'(32'(blk_c) * 16 + 32'(tsm_isa_pkg::f_barid(ci_q)));
+        if (cexec_q == '0) st_d = E_RET;
+        else if (cexec_q != act_c || act_c != live_c) begin
+          flt_kind_d = F_DIVBAR; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+          st_d = E_FAULT;
+        end else if (bcount_w[4:0] != 5'd0) begin
+          flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+          st_d = E_FAULT;
+        end else st_d = E_BAR_UPD;
+      end
+      E_BAR_UPD: begin
+        logic [5:0]  arrived;
+        logic [11:0] count;
+        logic [1:0]  redop;
+        logic [9:0]  popc;
+        logic        nall, any;
+        logic [31:0] pv, expected;
+        {any, nall, popc, redop, count, arrived} = bar_rdata;
+        if (arrived == '0) begin
+          count = bcount_w;
+          redop = (op == tsm_isa_pkg::OP_BRED) ? tsm_isa_pkg::f_redop(ci_q) : tsm_isa_pkg::REDOP_POPC;
+        end
+        arrived = arrived + 6'd1;
+        pv = '0;
+        for (int l = 0; l < 32; l++)
+          pv[l] = cexec_q[l] && (((tsm_isa_pkg::f_ps(ci_q) == 3'd7) ? 1'b1 : pred_q[(32*cw_q + l)*7 + 32'(tsm_isa_pkg::f_ps(ci_q))])
+                                 ^ tsm_isa_pkg::f_psn(ci_q));
+        if (op == tsm_isa_pkg::OP_BRED) begin
+          popc = popc + 10'(popc32(pv));
+          nall = nall | (pv != cexec_q);
+          any = any | (pv != '0);
+          w_bred_d[cw_q] = 1'b1;
+          w_bred_rd_d[8*cw_q +: 8] = f_rd;
+          w_bred_lanes_d[32*cw_q +: 32] = cexec_q;
+          w_bred_seq_d[32*cw_q +: 32] = cseq_q;
+        end
+        if (op == tsm_isa_pkg::OP_BRED || tsm_isa_pkg::f_barmode(ci_q) == tsm_isa_pkg::BARMODE_SYNC) begin
+          w_wait_d[cw_q] = 1'b1;
+          w_bar_d[4*cw_q +: 4] = tsm_isa_pkg::f_barid(ci_q);
+        end
+        bar_we = 1'b1;
+        bar_addr = ($clog2(NB*16))'(32'(blk_c) * 16 + 32'(tsm_isa_pkg::f_barid(ci_q)));
+        bar_wdata = {any, nall, popc, redop, count, arrived};
+        expected = (count != '0) ? (32'(count) + 32'd31) / 32'd32 : 32'(b_unfin_q[5*blk_c +: 5]);
+        if (32'(arrived) >= expected) begin
+          rel_pend_d = 1'b1;
+          rel_blk_d = blk_c;
+          rel_id_d = tsm_isa_pkg::f_barid(ci_q);
+          rel_val_d = (redop == tsm_isa_pkg::REDOP_POPC) ? 32'(popc) : (redop == tsm_isa_pkg::REDOP_AND) ? 32'(!nall) : 32'(any);
+        end
+        st_d = E_RET;
+      end
+      E_REL: begin
+        // Release the waiting warps of the block, one warp slot a clock.
+        logic [WW-1:0] v;
+        v = rel_w_q;
+        if (w_valid_q[v] && w_blk_q[BW*v +: BW] == rel_blk_q && w_wait_q[v] && w_bar_q[4*v +: 4] == rel_id_q) begin
+          w_wait_d[v] = 1'b0;
+          if (w_bred_q[v]) begin
+            g_d = '0;
+            st_d = E_REL_WB;
+          end
+        end
+        if (st_d == E_REL) begin
+          if (32'(rel_w_q) + 1 == W) begin
+            bar_we = 1'b1;
+            bar_addr = ($clog2(NB*16))'(32'(rel_blk_q) * 16 + 32'(rel_id_q));
+            bar_wdata = '0;
+            rel_pend_d = 1'b0;
+            if (fin_q) begin
+              fin_id_d = fin_id_q + 5'd1;
+              st_d = (fin_id_q + 5'd1 == 5'd16) ? E_IDLE : E_FIN_BAR;
+            end else st_d = E_IDLE;
+          end else rel_w_d = rel_w_q + 1'b1;
+        end
+      end
+      E_REL_WB: begin
+        logic [WW-1:0] v;
+        logic [L-1:0] lanes;
+        v = rel_w_q;
+        lanes = rowlanes(w_bred_lanes_q[32*v +: 32], g_q);
+        if (lanes != '0 && w_bred_rd_q[8*v +: 8] != 8'd255) begin
+          rf_we = lanes;
+          rf_waddr = rowof(w_base_q[RA*v +: RA], w_bred_rd_q[8*v +: 8], g_q);
+          for (int l = 0; l < L; l++) rf_wdata[32*l +: 32] = rel_val_q;
+          eng_rf_busy = 1'b1;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = v; ev_seq = w_bred_seq_q[32*v +: 32]; ev_reg = w_bred_rd_q[8*v +: 8];
+          ev_group = g_q[GroupBits-1:0]; ev_lanes = lanes; ev_data = rf_wdata;
+        end
+        g_d = g_q + 1'b1;
+        if (32'(g_q) + 1 == G) begin
+          w_bred_d[v] = 1'b0;
+          st_d = E_REL;
+        end
+      end
+
+      // ---- load/store unit: addresses, then shared lanes, then global/local/constant lanes ----
+      E_LS_RD: begin
+        if (32'(g_q) == G) begin
+          // Every row's addresses are in: shared lanes first, then the others.
+          g_d = '0;
+          cnt_d = '0;
+          lpend_d = shmask;
+          st_d = (is_atom || shmask != '0) ? E_LS_SH : E_LS_GL;
+          if (!is_atom && shmask == '0) lpend_d = glmask;
+        end else if (gexec == '0) begin
+          g_d = g_q + 1'b1;
+        end else begin
+          rf_raddr[0 +: RA] = rowof(base_c, f_ra, g_q);
+          rf_raddr[2*RA +: RA] = rowof(base_c, f_ra + 8'd1, g_q);
+          rf_raddr[RA +: RA] = rowof(base_c, f_rd + 8'(k_q), g_q);
+          st_d = E_LS_AG;
+        end
+      end
+      E_LS_AG: begin
+        for (int l = 0; l < L; l++) begin
+          logic [5:0]  lane;
+          logic [31:0] lo, hi, off, a32, rel;
+          logic [32:0] sum_lo;
+          logic [31:0] sum_hi;
+          logic [1:0]  space;
+          logic [3:0]  kind;
+          lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
+          lo = (f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32];
+          hi = (f_ra == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
+          off = (op == tsm_isa_pkg::OP_LDC) ? {16'd0, tsm_isa_pkg::f_coff(ci_q)}
+              : tsm_isa_pkg::op_mem_offset(op) ? {{8{moff_w[23]}}, moff_w} : 32'd0;
+          sum_lo = {1'b0, lo} + {1'b0, off};
+          sum_hi = hi + {32{off[31]}} + 32'(sum_lo[32]);
+          a32 = sum_lo[31:0];
+          kind = '0;
+          if (wide_addr && sum_hi != '0) kind = F_RANGE;
+          // The space of the lane and its address within it.
+          space = SP_GLOBAL;
+          rel = a32;
+          if (shared_only) space = SP_SHARED;
+          else if (op == tsm_isa_pkg::OP_LDL || op == tsm_isa_pkg::OP_STL) space = SP_LOCAL;
+          else if (op == tsm_isa_pkg::OP_LD || op == tsm_isa_pkg::OP_ST || op == tsm_isa_pkg::OP_ATOM ||
+                   op == tsm_isa_pkg::OP_ATOMCAS) begin
+            if (a32 - tsm_isa_pkg::SHARED_WINDOW_BASE < tsm_isa_pkg::WINDOW_BYTES) begin
+              space = SP_SHARED; rel = a32 - tsm_isa_pkg::SHARED_WINDOW_BASE;
+            end else if (a32 - tsm_isa_pkg::LOCAL_WINDOW_BASE < tsm_isa_pkg::WINDOW_BYTES) begin
+              space = SP_LOCAL; rel = a32 - tsm_isa_pkg::LOCAL_WINDOW_BASE;
+            end
+          end
+          if (kind == '0 && (rel & (32'(nbytes) - 32'd1)) != '0) kind = F_MISALIGNED;
+          if (kind == '0 && space == SP_SHARED && {1'b0, rel} + 33'(nbytes) > {1'b0, shared_i}) kind = F_OOB;
+          if (kind == '0 && space == SP_LOCAL && (is_atom || {1'b0, rel} + 33'(nbytes) > {1'b0, local_bytes_i})) kind = F_OOB;
+          if (kind == '0 && op == tsm_isa_pkg::OP_LDC && {1'b0, rel} + 33'(nbytes) > 33'h1_0000) kind = F_OOB;
+          if (gexec[l] && k_q == '0) begin
+            if (kind != '0 && st_d != E_FAULT) begin
+              flt_kind_d = kind; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = wide_addr && kind == F_RANGE ? sum_hi : a32;
+              flt_lane_d = 32'(lane);
+              st_d = E_FAULT;
+            end
+            lsp_d[2*lane +: 2] = space;
+            unique case (space)
+              SP_SHARED: buf_a_d[32*lane +: 32] = 32'(b_sbase_q[SAW*blk_c +: SAW]) + rel;
+              SP_LOCAL: buf_a_d[32*lane +: 32] = local_base_i + (rel >> 2) * LocalStride +
+                                                 (((sm_id_i * W + 32'(cw_q)) * 32 + 32'(lane)) << 2) + {30'd0, rel[1:0]};
+              default: buf_a_d[32*lane +: 32] = (op == tsm_isa_pkg::OP_LDC)
+                                                ? cbank_base_i[32*tsm_isa_pkg::f_cbank(ci_q) +: 32] + rel : a32;
+            endcase
+          end
+          if (gexec[l]) buf_b_d[32*lane +: 32] = (f_rd == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
+        end
+        if (st_d != E_FAULT) begin
+          g_d = g_q + 1'b1;
+          st_d = E_LS_RD;
+        end
+      end
+      E_LS_SH: begin
+        // Atomics go lane by lane; loads and stores a half-warp step at a time.
+        if (is_atom) begin
+          if (lpend_q != '0) st_d = E_AS_RD;
+          else begin
+            g_d = '0;
+            st_d = (shmask != '0) ? E_AS_WB : E_LS_GL;
+            lpend_d = glmask;
+            if (shmask == '0) st_d = (glmask != '0) ? E_AS_RD : E_RET;
+          end
+        end else begin
+          logic [15:0] pend;
+          logic        h;
+          h = cnt_q[0];
+          pend = lpend_q[16*h +: 16];
+          // Each bank: the lowest served lane's word; stores merge the served lanes in lane order.
+          for (int j = 0; j < SB; j++) begin
+            for (int li = 15; li >= 0; li--) begin
+              logic [31:0] wa;
+              wa = (buf_a_q[32*(16*32'(h) + li) +: 32] + (32'(k_q) << 2)) >> 2;
+              if (sh_serve[li] && wa % SB == j) sh_addr[SRW*j +: SRW] = SRW'(wa / SB);
+            end
+            for (int li = 0; li < 16; li++) begin
+              logic [31:0] ba, wa;
+              logic [3:0]  be;
+              ba = buf_a_q[32*(16*32'(h) + li) +: 32] + (32'(k_q) << 2);
+              wa = ba >> 2;
+              be = nbytes == 5'd1 ? (4'b0001 << ba[1:0]) : nbytes == 5'd2 ? (4'b0011 << ba[1:0]) : 4'b1111;
+              if (is_store && sh_serve[li] && wa % SB == j) begin
+                sh_we[j] = 1'b1;
+                sh_be[4*j +: 4] = sh_be[4*j +: 4] | be;
+                for (int bb = 0; bb < 4; bb++)
+                  if (be[bb]) sh_wdata[32*j + 8*bb +: 8] = 8'(buf_b_q[32*(16*32'(h) + li) +: 32] >> (8 * (bb - 32'(ba[1:0]))));
+              end
+            end
+          end
+          members_d = '0;
+          members_d[16*h +: 16] = sh_serve;
+          lpend_d[16*h +: 16] = pend & ~sh_serve;
+          if ((pend & ~sh_serve) != '0) perf_o[8] = 1'b1;  // a bank conflict costs a step
+          if (pend == '0) begin
+            // This half-warp is done.
+            if (h) begin
+              g_d = '0;
+              st_d = is_load ? E_LS_SHWB : E_LS_GL;
+              if (!is_load) lpend_d = glmask;
+            end else cnt_d = 32'd1;
+          end else if (!is_store) st_d = E_LS_SHDATA;
+        end
+      end
+      E_LS_SHDATA: begin
+        for (int li = 0; li < 16; li++) begin
+          logic [31:0] ba, wa;
+          logic h;
+          h = cnt_q[0];
+          ba = buf_a_q[32*(16*32'(h) + li) +: 32] + (32'(k_q) << 2);
+          wa = ba >> 2;
+          if (members_q[16*h + li])
+            buf_c_d[32*(16*32'(h) + li) +: 32] = extract({96'd0, sh_rdata[32*(wa % SB) +: 32]}, {2'b00, ba[1:0]}, msz);
+        end
+        st_d = E_LS_SH;
+      end
+      E_LS_SHWB: begin
+        logic [L-1:0] rl;
+        rl = rowlanes(shmask, g_q);
+        if (rl != '0 && f_rd != 8'd255) begin
+          rf_we = rl;
+          rf_waddr = rowof(base_c, f_rd + 8'(k_q), g_q);
+          rf_wdata = buf_c_q[32*(32'(g_q[GroupBits-1:0]) * L) +: L*32];
+          eng_rf_busy = 1'b1;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'(k_q); ev_group = g_q[GroupBits-1:0];
+          ev_lanes = rl; ev_data = rf_wdata;
+        end
+        g_d = g_q + 1'b1;
+        if (32'(g_q) + 1 == G) begin
+          lpend_d = glmask;
+          st_d = E_LS_GL;
+        end
+      end
+      E_LS_GL: begin
+        // Global, local and constant lanes: one request per 16-byte line, lowest pending lane first.
+        logic [5:0]  p;
+        logic [31:0] pa, line, match, step;
+        logic [15:0] mask;
+        logic [127:0] data;
+        p = ctz32(lpend_q);
+        step = (lsp_q[2*p +: 2] == SP_LOCAL) ? LocalStride : 32'd4;
+        pa = buf_a_q[32*p +: 32] + 32'(k_q) * step;
+        line = pa & ~32'hF;
+        match = '0;
+        mask = '0;
+        data = '0;
+        for (int q = 0; q < 32; q++) begin
+          logic [31:0] qa;
+          logic [15:0] be;
+          qa = buf_a_q[32*q +: 32] + 32'(k_q) * ((lsp_q[2*q +: 2] == SP_LOCAL) ? LocalStride : 32'd4);
+          be = (nbytes == 5'd1 ? 16'h0001 : nbytes == 5'd2 ? 16'h0003 : 16'h000F) << qa[3:0];
+          if (lpend_q[q] && (qa & ~32'hF) == line) begin
+            match[q] = 1'b1;
+            mask = mask | be;
+            for (int bb = 0; bb < 16; bb++)
+              if (be[bb]) data[8*bb +: 8] = 8'(buf_b_q[32*q +: 32] >> (8 * (bb - 32'(qa[3:0]))));
+          end
+        end
+        if (lpend_q == '0) st_d = E_LS_NEXT;
+        else if (is_load && !cslot_ok_q) begin
+          if (free_slot_ok) begin
+            cslot_d = free_slot;
+            cslot_ok_d = 1'b1;
+            slot_valid_d[free_slot] = 1'b1;
+            slot_ret_d[free_slot] = 1'b0;
+            slot_atom_d[free_slot] = 1'b0;
+            slot_w64_d[free_slot] = 1'b0;
+            slot_warp_d[WW*free_slot +: WW] = cw_q;
+            slot_rd_d[8*free_slot +: 8] = f_rd;
+            slot_n_d[3*free_slot +: 3] = nwords;
+            slot_msz_d[3*free_slot +: 3] = msz;
+            slot_out_d[7*free_slot +: 7] = '0;
+            slot_seq_d[32*free_slot +: 32] = cseq_q;
+            slot_pc_d[32*free_slot +: 32] = cpc_q;
+            slot_act_d[32*free_slot +: 32] = act_c;
+            slot_exec_d[32*free_slot +: 32] = cexec_q;
+            for (int q = 0; q < 32; q++) slot_off_d[32*4*free_slot + 4*q +: 4] = buf_a_q[32*q +: 4];
+            w_ld_d[4*cw_q +: 4] = w_ld_d[4*cw_q +: 4] + 4'd1;
+          end else perf_o[7] = 1'b0;
+        end else begin
+          rq_valid = free_id_ok;
+          rq_id = IdBits'(free_id);
+          rq_kind = is_store ? 2'd1 : 2'd0;
+          rq_addr = line;
+          rq_mask = mask;  // reads name the bytes they need too, so the memory can check them
+          rq_data = is_store ? data : 128'd0;
+          if (free_id_ok && rq_room) begin
+            id_busy_d[free_id] = 1'b1;
+            id_store_d[free_id] = is_store;
+            id_slot_d[3*free_id +: 3] = 3'(cslot_q);
+            id_k_d[2*free_id +: 2] = 2'(k_q);
+            id_lanes_d[32*free_id +: 32] = match;
+            id_addr_d[32*free_id +: 32] = line;
+            id_loc_d[free_id] = lsp_q[2*p +: 2] == SP_LOCAL;
+            id_warp_d[WW*free_id +: WW] = cw_q;
+            lpend_d = lpend_q & ~match;
+            perf_o[7] = 1'b1;
+            if (is_store) w_st_d[6*cw_q +: 6] = w_st_d[6*cw_q +: 6] + 6'd1;
+            else slot_out_d[7*cslot_q +: 7] = slot_out_d[7*cslot_q +: 7] + 7'd1;
+            if (is_store && lsp_q[2*p +: 2] == SP_GLOBAL) begin
+              ev_valid = 1'b1; ev_kind = EV_STORE; ev_addr = line; ev_mask = mask; ev_wdata = data;
+            end
+          end
+        end
+      end
+      E_LS_NEXT: begin
+        k_d = k_q + 6'd1;
+        g_d = '0;
+        if (32'(k_q) + 1 < 32'(nwords)) st_d = E_LS_RD;
+        else st_d = E_LS_DONE;
+      end
+      E_LS_DONE: begin
+        if (cslot_ok_q) slot_ret_d[cslot_q] = 1'b1;
+        if (is_atom && cslot_ok_q) begin
+          // A global atomic retires when its old values are back (the response processor).
+          slot_atom_d[cslot_q] = 1'b1;
+          w_atom_d[cw_q] = 1'b1;
+          w_pc_d[32*cw_q +: 32] = npc_q;
+          perf_o[0] = 1'b1;
+          perf_lanes_o = popc32(cexec_q);
+          st_d = E_IDLE;
+        end else st_d = E_RET;
+      end
+
+      // ---- atomics, a lane at a time: operands, then shared read-modify-write or a request ----
+      E_AS_RD: begin
+        logic [5:0] p;
+        p = ctz32(lpend_q);
+        lane_d = p;
+        rf_raddr[RA +: RA] = rowof(base_c, f_rb, (GroupBits + 1)'(32'(p) / L));
+        rf_raddr[2*RA +: RA] = rowof(base_c, f_rc, (GroupBits + 1)'(32'(p) / L));
+        st_d = E_AS_RD2;
+      end
+      E_AS_RD2: begin
+        logic [31:0] b;
+        b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(lane_q) % L) +: 32];
+        if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) b = bconst_q;
+        if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) b = imm_b;
+        hi_d[31:0] = b;
+        hi_d[63:32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*(32'(lane_q) % L) +: 32];
+        rf_raddr[RA +: RA] = rowof(base_c, f_rb + 8'd1, (GroupBits + 1)'(32'(lane_q) / L));
+        rf_raddr[2*RA +: RA] = rowof(base_c, f_rc + 8'd1, (GroupBits + 1)'(32'(lane_q) / L));
+        st_d = E_AS_MEM;
+      end
+      E_AS_MEM: begin
+        logic [31:0] wa;
+        hi_d[95:64] = '0;
+        hi_d[127:96] = '0;
+        if (a64) begin
+          hi_d[95:64] = (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) ? {32{imm_b[31]}} :
+                        (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST || f_rb == 8'd255) ? 32'd0 :
+                        rf_rdata[L*32 + 32*(32'(lane_q) % L) +: 32];
+          hi_d[127:96] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*(32'(lane_q) % L) +: 32];
+        end
+        wa = buf_a_q[32*lane_q +: 32] >> 2;
+        if (lsp_q[2*lane_q +: 2] == SP_SHARED) begin
+          sh_addr[SRW*(wa % SB) +: SRW] = SRW'(wa / SB);
+          sh_addr[SRW*((wa + 1) % SB) +: SRW] = SRW'((wa + 1) / SB);
+          st_d = E_AS_OP;
+        end else st_d = E_AT_SEND;
+      end
+      E_AS_OP: begin
+        logic [31:0] wa;
+        logic [63:0] old, b, c, nv;
+        logic        sgn, bless, want_min;
+        wa = buf_a_q[32*lane_q +: 32] >> 2;
+        sh_addr[SRW*(wa % SB) +: SRW] = SRW'(wa / SB);
+        sh_addr[SRW*((wa + 1) % SB) +: SRW] = SRW'((wa + 1) / SB);
+        old = {a64 ? sh_rdata[32*((wa + 1) % SB) +: 32] : 32'd0, sh_rdata[32*(wa % SB) +: 32]};
+        b = {hi_q[95:64], hi_q[31:0]};
+        c = {hi_q[127:96], hi_q[63:32]};
+        sgn = tsm_isa_pkg::f_atype(ci_q) == tsm_isa_pkg::ATYPE_S32 || tsm_isa_pkg::f_atype(ci_q) == tsm_isa_pkg::ATYPE_S64;
+        want_min = tsm_isa_pkg::f_aop(ci_q) == tsm_isa_pkg::AOP_MIN;
+        if (a64) bless = sgn ? $signed(b) < $signed(old) : b < old;
+        else bless = sgn ? $signed(b[31:0]) < $signed(old[31:0]) : b[31:0] < old[31:0];
+        nv = old;
+        if (is_cas) nv = (a64 ? old == b : old[31:0] == b[31:0]) ? c : old;
+        else begin
+          unique case (tsm_isa_pkg::f_aop(ci_q))
+            tsm_isa_pkg::AOP_ADD: nv = tsm_isa_pkg::f_atype(ci_q) == tsm_isa_pkg::ATYPE_F32 ? {32'd0, as_fadd} : old + b;
+            tsm_isa_pkg::AOP_MIN, tsm_isa_pkg::AOP_MAX:
+              if (tsm_isa_pkg::f_atype(ci_q) == tsm_isa_pkg::ATYPE_F32) nv = {32'd0, want_min ? as_fmin : as_fmax};
+              else nv = (bless == want_min) ? b : old;
+            tsm_isa_pkg::AOP_INC: nv = (a64 ? old >= b : old[31:0] >= b[31:0]) ? 64'd0 : old + 64'd1;
+            tsm_isa_pkg::AOP_DEC: nv = (old == 64'd0 || (a64 ? old > b : old[31:0] > b[31:0])) ? b : old - 64'd1;
+            tsm_isa_pkg::AOP_EXCH: nv = b;
+            tsm_isa_pkg::AOP_AND: nv = old & b;
+            tsm_isa_pkg::AOP_OR: nv = old | b;
+            default: nv = old ^ b;
+          endcase
+        end
+        sh_we[wa % SB] = 1'b1;
+        sh_be[4*(wa % SB) +: 4] = 4'hF;
+        sh_wdata[32*(wa % SB) +: 32] = nv[31:0];
+        if (a64) begin
+          sh_we[(wa + 1) % SB] = 1'b1;
+          sh_be[4*((wa + 1) % SB) +: 4] = 4'hF;
+          sh_wdata[32*((wa + 1) % SB) +: 32] = nv[63:32];
+        end
+        buf_c_d[32*lane_q +: 32] = old[31:0];
+        buf_b_d[32*lane_q +: 32] = old[63:32];
+        lpend_d = lpend_q & ~(32'd1 << lane_q);
+        st_d = E_LS_SH;
+      end
+      E_AS_WB: begin
+        // Old values of the shared lanes: rd (k_q = 0), then rd+1 for 64-bit types (k_q = 1).
+        logic [L-1:0] rl;
+        rl = rowlanes(shmask, g_q);
+        if (rl != '0 && f_rd != 8'd255) begin
+          rf_we = rl;
+          rf_waddr = rowof(base_c, f_rd + 8'(k_q), g_q);
+          rf_wdata = k_q == '0 ? buf_c_q[32*(32'(g_q[GroupBits-1:0]) * L) +: L*32]
+                               : buf_b_q[32*(32'(g_q[GroupBits-1:0]) * L) +: L*32];
+          eng_rf_busy = 1'b1;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'(k_q); ev_group = g_q[GroupBits-1:0];
+          ev_lanes = rl; ev_data = rf_wdata;
+        end
+        if (a64 && k_q == '0) k_d = 6'd1;
+        else begin
+          k_d = '0;
+          g_d = g_q + 1'b1;
+          if (32'(g_q) + 1 == G) begin
+            g_d = '0;
+            lpend_d = glmask;
+            st_d = (glmask != '0) ? E_AS_RD : E_RET;
+          end
+        end
+      end
+      E_AT_SEND: begin
+        if (!cslot_ok_q) begin
+          if (free_slot_ok) begin
+            cslot_d = free_slot;
+            cslot_ok_d = 1'b1;
+            slot_valid_d[free_slot] = 1'b1;
+            slot_ret_d[free_slot] = 1'b0;
+            slot_atom_d[free_slot] = 1'b1;
+            slot_w64_d[free_slot] = a64;
+            slot_warp_d[WW*free_slot +: WW] = cw_q;
+            slot_rd_d[8*free_slot +: 8] = f_rd;
+            slot_n_d[3*free_slot +: 3] = a64 ? 3'd2 : 3'd1;
+            slot_msz_d[3*free_slot +: 3] = tsm_isa_pkg::MSZ_32;
+            slot_out_d[7*free_slot +: 7] = '0;
+            slot_seq_d[32*free_slot +: 32] = cseq_q;
+            slot_pc_d[32*free_slot +: 32] = cpc_q;
+            slot_act_d[32*free_slot +: 32] = act_c;
+            slot_exec_d[32*free_slot +: 32] = cexec_q;
+            w_ld_d[4*cw_q +: 4] = w_ld_d[4*cw_q +: 4] + 4'd1;
+          end
+        end else begin
+          rq_valid = free_id_ok;
+          rq_id = IdBits'(free_id);
+          rq_kind = 2'd2;
+          rq_addr = buf_a_q[32*lane_q +: 32];
+          rq_data = {hi_q[127:96], hi_q[63:32], hi_q[95:64], hi_q[31:0]};
+          rq_atom = {is_cas, tsm_isa_pkg::f_atype(ci_q), is_cas ? 4'd0 : tsm_isa_pkg::f_aop(ci_q)};
+          if (free_id_ok && rq_room) begin
+            id_busy_d[free_id] = 1'b1;
+            id_store_d[free_id] = 1'b0;
+            id_slot_d[3*free_id +: 3] = 3'(cslot_q);
+            id_k_d[2*free_id +: 2] = 2'd0;
+            id_lanes_d[32*free_id +: 32] = 32'd1 << lane_q;
+            id_addr_d[32*free_id +: 32] = buf_a_q[32*lane_q +: 32];
+            id_loc_d[free_id] = 1'b0;
+            id_warp_d[WW*free_id +: WW] = cw_q;
+            slot_out_d[7*cslot_q +: 7] = slot_out_d[7*cslot_q +: 7] + 7'd1;
+            lpend_d = lpend_q & ~(32'd1 << lane_q);
+            perf_o[7] = 1'b1;
+            st_d = ((lpend_q & ~(32'd1 << lane_q)) == '0) ? E_LS_DONE : E_AS_RD;
+          end
+        end
+      end
+
+      // ---- retire and warp end ----
+      E_RET: begin
+        ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_active = act_c; ev_exec = cexec_q; ev_exit = nlive_q == '0;
+        w_pc_d[32*cw_q +: 32] = npc_q;
+        w_active_d[32*cw_q +: 32] = nact_q;
+        w_live_d[32*cw_q +: 32] = nlive_q;
+        perf_o[0] = 1'b1;
+        perf_lanes_o = popc32(cexec_q);
+        if (nlive_q == '0) st_d = E_FIN;
+        else if (rel_pend_q) begin
+          rel_w_d = '0;
+          st_d = E_REL;
+        end else st_d = E_IDLE;
+      end
+      E_FIN: begin
+        w_valid_d[cw_q] = 1'b0;
+        b_unfin_d[5*blk_c +: 5] = b_unfin_q[5*blk_c +: 5] - 5'd1;
+        if (b_unfin_q[5*blk_c +: 5] == 5'd1) begin
+          b_valid_d[blk_c] = 1'b0;
+          resident_d = resident_q - 32'd1;
+          st_d = E_IDLE;
+        end else begin
+          // One warp fewer may complete a barrier of the block.
+          fin_d = 1'b1;
+          fin_id_d = '0;
+          rel_blk_d = blk_c;
+          st_d = E_FIN_BAR;
+        end
+      end
+      E_FIN_BAR: begin
+        bar_addr = ($clog2(NB*16))'(32'(rel_blk_q) * 16 + 32'(fin_id_q[3:0]));
+        st_d = E_FIN_BAR_CHK;
+      end
+      E_FIN_BAR_CHK: begin
+        logic [5:0]  arrived;
+        logic [11:0] count;
+        logic [1:0]  redop;
+        logic [9:0]  popc;
+        logic        nall, any;
+        logic [31:0] expected;
+        {any, nall, popc, redop, count, arrived} = bar_rdata;
+        expected = (count != '0) ? (32'(count) + 32'd31) / 32'd32 : 32'(b_unfin_q[5*rel_blk_q +: 5]);
+        if (arrived != '0 && 32'(arrived) >= expected) begin
+          rel_id_d = fin_id_q[3:0];
+          rel_val_d = (redop == tsm_isa_pkg::REDOP_POPC) ? 32'(popc) : (redop == tsm_isa_pkg::REDOP_AND) ? 32'(!nall) : 32'(any);
+          rel_w_d = '0;
+          st_d = E_REL;
+        end else begin
+          fin_id_d = fin_id_q + 5'd1;
+          st_d = (fin_id_q + 5'd1 == 5'd16) ? E_IDLE : E_FIN_BAR;
+        end
+      end
+      default: st_d = E_HALT;
+    endcase
+
+    // ---- response processor: returning load data and atomic old values into the register file ----
+    unique case (ps_q)
+      P_IDLE: begin
+        logic found;
+        found = 1'b0;
+        for (int i = NIds - 1; i >= 0; i--) begin
+          if (resp_pend_q[i] && slot_ret_q[id_slot_q[3*i +: 3]]) begin
+            found = 1'b1;
+            pid_d = 6'(i);
+          end
+        end
+        if (found) begin
+          rm_raddr = pid_d;
+          pg_d = '0;
+          pk_d = 1'b0;
+          ps_d = P_ROW;
+        end
+      end
+      P_ROW: begin
+        logic [2:0]  sl;
+        logic [WW-1:0] pw;
+        logic [L-1:0] rl;
+        logic [L*32-1:0] vals;
+        logic [7:0]  reg_n;
+        logic        last;
+        sl = id_slot_q[3*pid_q +: 3];
+        pw = slot_warp_q[WW*sl +: WW];
+        rl = rowlanes(id_lanes_q[32*pid_q +: 32], pg_q);
+        reg_n = slot_rd_q[8*sl +: 8] + 8'(id_k_q[2*pid_q +: 2]) + 8'(pk_q);
+        for (int l = 0; l < L; l++) begin
+          logic [5:0] lane;
+          logic [3:0] o;
+          lane = 6'(32'(pg_q[GroupBits-1:0]) * L + l);
+          o = slot_off_q[32*4*sl + 4*lane +: 4] + (id_loc_q[pid_q] ? 4'd0 : {id_k_q[2*pid_q +: 2], 2'b00});
+          vals[32*l +: 32] = slot_atom_q[sl] ? (pk_q ? rm_rdata[63:32] : rm_rdata[31:0])
+                                              : extract(rm_rdata, o, slot_msz_q[3*sl +: 3]);
+        end
+        last = !(slot_atom_q[sl] && slot_w64_q[sl] && !pk_q) && (32'(pg_q) + 1 == G);
+        if (rl == '0 || slot_rd_q[8*sl +: 8] == 8'd255 || (!eng_rf_busy && !ev_valid)) begin
+          if (rl != '0 && slot_rd_q[8*sl +: 8] != 8'd255) begin
+            rf_we = rl;
+            rf_waddr = rowof(w_base_q[RA*pw +: RA], reg_n, pg_q);
+            rf_wdata = vals;
+            ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = pw; ev_seq = slot_seq_q[32*sl +: 32]; ev_reg = reg_n;
+            ev_group = pg_q[GroupBits-1:0]; ev_lanes = rl; ev_data = vals;
+          end
+          if (slot_atom_q[sl] && slot_w64_q[sl] && !pk_q) pk_d = 1'b1;
+          else begin
+            pk_d = 1'b0;
+            pg_d = pg_q + 1'b1;
+          end
+          if (last) begin
+            id_busy_d[pid_q] = 1'b0;
+            resp_pend_d[pid_q] = 1'b0;
+            slot_out_d[7*sl +: 7] = slot_out_d[7*sl +: 7] - 7'd1;
+            ps_d = P_IDLE;
+            if (slot_out_q[7*sl +: 7] == 7'd1) begin
+              if (slot_atom_q[sl]) ps_d = P_RET;
+              else begin
+                slot_valid_d[sl] = 1'b0;
+                w_ld_d[4*pw +: 4] = w_ld_d[4*pw +: 4] - 4'd1;
+                w_sb_d[pw] = 1'b0;
+              end
+            end
+          end
+        end
+      end
+      P_RET: begin
+        logic [2:0]  sl;
+        logic [WW-1:0] pw;
+        sl = id_slot_q[3*pid_q +: 3];
+        pw = slot_warp_q[WW*sl +: WW];
+        if (!ev_valid) begin
+          ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_warp = pw; ev_seq = slot_seq_q[32*sl +: 32]; ev_pc = slot_pc_q[32*sl +: 32];
+          ev_active = slot_act_q[32*sl +: 32]; ev_exec = slot_exec_q[32*sl +: 32]; ev_exit = 1'b0;
+          slot_valid_d[sl] = 1'b0;
+          w_ld_d[4*pw +: 4] = w_ld_d[4*pw +: 4] - 4'd1;
+          w_sb_d[pw] = 1'b0;
+          w_atom_d[pw] = 1'b0;
+          ps_d = P_IDLE;
+        end
+      end
+      default: ps_d = P_IDLE;
+    endcase
+
+    // Block hand-over from the work distributor.
+    if (blk_valid_i && blk_ready_o) begin
+      pl_pend_d = 1'b1;
+      pl_linear_d = blk_linear_i;
+      pl_ctaid_d = blk_ctaid_i;
+    end
+    if (start_i) begin
+      // A new launch: nothing is resident (the previous one finished or faulted); clear the
+      // constant-cache tags first.
+      st_d = E_CLEAR;
+      cnt_d = '0;
+      ps_d = P_IDLE;
+      w_valid_d = '0;
+      b_valid_d = '0;
+      resident_d = '0;
+      pl_pend_d = 1'b0;
+      slot_valid_d = '0;
+      id_busy_d = '0;
+      resp_pend_d = '0;
+      w_st_d = '0;
+    end
+  end
+
+  assign idle_o = b_valid_q == '0 && id_busy_q == '0 && slot_valid_q == '0 && !pl_pend_q && st_q == E_IDLE;
+  assign fault_o = flt_q;
+  assign fault_kind_o = flt_kind_q;
+  assign fault_warp_o = flt_warp_q;
+  assign fault_pc_o = flt_pc_q;
+  assign fault_addr_o = flt_addr_q;
+  assign fault_lane_o = flt_lane_q;
+
+
+  // ---- registers ----------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q <= E_IDLE; sw_q <= SW_POP; running_q <= 1'b0;
+      w_valid_q <= '0; w_wait_q <= '0; w_sb_q <= '0; w_atom_q <= '0;
+      w_pc_q <= '0; w_active_q <= '0; w_live_q <= '0; w_seq_q <= '0;
+      w_blk_q <= '0; w_wib_q <= '0; w_base_q <= '0; w_sp_q <= '0; w_bar_q <= '0;
+      w_bred_q <= '0; w_bred_rd_q <= '0; w_bred_lanes_q <= '0; w_bred_seq_q <= '0;
+      w_tid0_q <= '0; w_ld_q <= '0; w_st_q <= '0; pred_q <= '0; last_q <= WW'(W - 1);
+      b_valid_q <= '0; b_ctaid_q <= '0; b_unfin_q <= '0; b_sbase_q <= '0;
+      resident_q <= '0; pl_pend_q <= 1'b0; pl_linear_q <= '0; pl_ctaid_q <= '0;
+      cw_q <= '0; ci_q <= '0; cpc_q <= '0; cexec_q <= '0; cseq_q <= '0; bconst_q <= '0;
+      npc_q <= '0; nact_q <= '0; nlive_q <= '0; g_q <= '0; k_q <= '0; lane_q <= '0; cnt_q <= '0;
+      sidx_q <= '0; skind_q <= '0; spush_q <= '0; rel_pend_q <= 1'b0; fin_q <= 1'b0;
+      rel_blk_q <= '0; rel_id_q <= '0; rel_val_q <= '0; rel_w_q <= '0; fin_id_q <= '0;
+      hi_q <= '0; row_q <= '0; res_q <= '0; prow_q <= '0; pwe1_q <= '0; pwe2_q <= '0;
+      walk_q <= '0; clock_q <= '0; sclk_q <= '0; members_q <= '0; ballot_q <= '0; vres_q <= 1'b0;
+      buf_a_q <= '0; buf_b_q <= '0; buf_c_q <= '0; lsp_q <= '0; lpend_q <= '0;
+      slot_valid_q <= '0; slot_ret_q <= '0; slot_atom_q <= '0; slot_w64_q <= '0;
+      slot_warp_q <= '0; slot_rd_q <= '0; slot_n_q <= '0; slot_msz_q <= '0;
+      slot_out_q <= '0; slot_seq_q <= '0; slot_pc_q <= '0; slot_act_q <= '0;
+      slot_exec_q <= '0; slot_off_q <= '0; cslot_q <= '0; cslot_ok_q <= 1'b0;
+      id_busy_q <= '0; id_store_q <= '0; resp_pend_q <= '0; id_slot_q <= '0;
+      id_k_q <= '0; id_loc_q <= '0; id_lanes_q <= '0; id_addr_q <= '0; id_warp_q <= '0;
+      ic_vld_q <= '0; ic_tag_q <= '0; ic_cnt_q <= '0;
+      cc_got_q <= 1'b0; caddr_q <= '0;
+      ps_q <= P_IDLE; pid_q <= '0; pg_q <= '0; pk_q <= 1'b0;
+      flt_q <= 1'b0; flt_kind_q <= '0; flt_warp_q <= '0; flt_pc_q <= '0; flt_addr_q <= '0; flt_lane_q <= '0;
+      cm_valid_o <= 1'b0; cm_kind_o <= '0; cm_warp_o <= '0; cm_seq_o <= '0; cm_pc_o <= '0; cm_active_o <= '0;
+      cm_exec_o <= '0; cm_exit_o <= 1'b0; cm_reg_o <= '0; cm_group_o <= '0; cm_lanes_o <= '0; cm_data_o <= '0;
+      cm_addr_o <= '0; cm_mask_o <= '0; cm_wdata_o <= '0;
+    end else begin
+      st_q <= st_d; sw_q <= sw_d; running_q <= running_d;
+      w_valid_q <= w_valid_d; w_wait_q <= w_wait_d; w_sb_q <= w_sb_d; w_atom_q <= w_atom_d;
+      w_pc_q <= w_pc_d; w_active_q <= w_active_d; w_live_q <= w_live_d; w_seq_q <= w_seq_d;
+      w_blk_q <= w_blk_d; w_wib_q <= w_wib_d; w_base_q <= w_base_d; w_sp_q <= w_sp_d; w_bar_q <= w_bar_d;
+      w_bred_q <= w_bred_d; w_bred_rd_q <= w_bred_rd_d; w_bred_lanes_q <= w_bred_lanes_d; w_bred_seq_q <= w_bred_seq_d;
+      w_tid0_q <= w_tid0_d; w_ld_q <= w_ld_d; w_st_q <= w_st_d; pred_q <= pred_d; last_q <= last_d;
+      b_valid_q <= b_valid_d; b_ctaid_q <= b_ctaid_d; b_unfin_q <= b_unfin_d; b_sbase_q <= b_sbase_d;
+      resident_q <= resident_d; pl_pend_q <= pl_pend_d; pl_linear_q <= pl_linear_d; pl_ctaid_q <= pl_ctaid_d;
+      cw_q <= cw_d; ci_q <= ci_d; cpc_q <= cpc_d; cexec_q <= cexec_d; cseq_q <= cseq_d; bconst_q <= bconst_d;
+      npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; g_q <= g_d; k_q <= k_d; lane_q <= lane_d; cnt_q <= cnt_d;
+      sidx_q <= sidx_d; skind_q <= skind_d; spush_q <= spush_d; rel_pend_q <= rel_pend_d; fin_q <= fin_d;
+      rel_blk_q <= rel_blk_d; rel_id_q <= rel_id_d; rel_val_q <= rel_val_d; rel_w_q <= rel_w_d; fin_id_q <= fin_id_d;
+      hi_q <= hi_d; row_q <= row_d; res_q <= res_d; prow_q <= prow_d; pwe1_q <= pwe1_d; pwe2_q <= pwe2_d;
+      walk_q <= walk_d; clock_q <= clock_d; sclk_q <= sclk_d; members_q <= members_d; ballot_q <= ballot_d; vres_q <= vres_d;
+      buf_a_q <= buf_a_d; buf_b_q <= buf_b_d; buf_c_q <= buf_c_d; lsp_q <= lsp_d; lpend_q <= lpend_d;
+      slot_valid_q <= slot_valid_d; slot_ret_q <= slot_ret_d; slot_atom_q <= slot_atom_d; slot_w64_q <= slot_w64_d;
+      slot_warp_q <= slot_warp_d; slot_rd_q <= slot_rd_d; slot_n_q <= slot_n_d; slot_msz_q <= slot_msz_d;
+      slot_out_q <= slot_out_d; slot_seq_q <= slot_seq_d; slot_pc_q <= slot_pc_d; slot_act_q <= slot_act_d;
+      slot_exec_q <= slot_exec_d; slot_off_q <= slot_off_d; cslot_q <= cslot_d; cslot_ok_q <= cslot_ok_d;
+      id_busy_q <= id_busy_d; id_store_q <= id_store_d; resp_pend_q <= resp_pend_d; id_slot_q <= id_slot_d;
+      id_k_q <= id_k_d; id_loc_q <= id_loc_d; id_lanes_q <= id_lanes_d; id_addr_q <= id_addr_d; id_warp_q <= id_warp_d;
+      ic_vld_q <= ic_vld_d; ic_tag_q <= ic_tag_d; ic_cnt_q <= ic_cnt_d;
+      cc_got_q <= cc_got_d; caddr_q <= caddr_d;
+      ps_q <= ps_d; pid_q <= pid_d; pg_q <= pg_d; pk_q <= pk_d;
+      flt_q <= flt_d; flt_kind_q <= flt_kind_d; flt_warp_q <= flt_warp_d; flt_pc_q <= flt_pc_d;
+      flt_addr_q <= flt_addr_d; flt_lane_q <= flt_lane_d;
+      cm_valid_o <= ev_valid; cm_kind_o <= ev_kind; cm_warp_o <= ev_warp; cm_seq_o <= ev_seq; cm_pc_o <= ev_pc;
+      cm_active_o <= ev_active; cm_exec_o <= ev_exec; cm_exit_o <= ev_exit; cm_reg_o <= ev_reg; cm_group_o <= ev_group;
+      cm_lanes_o <= ev_lanes; cm_data_o <= ev_data; cm_addr_o <= ev_addr; cm_mask_o <= ev_mask; cm_wdata_o <= ev_wdata;
+    end
+  end
+
+endmodule

@@ -1,0 +1,358 @@
+// Host driver of the GPU top: lays out a launch in device memory, writes the descriptor over MMIO,
+// clocks the model with the memory model on its port, polls STATUS, and turns a fault or a
+// lockstep difference into the runtime's exceptions.
+#include "rtl/gpu_driver.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "config/occupancy.hpp"
+#include "isa/isa.hpp"
+
+namespace tsm::rtl {
+
+namespace {
+
+constexpr unsigned kCbanks = golden::kNumBanks;
+constexpr unsigned kPollPeriod = 16;  // clocks from one STATUS read to the next
+
+uint64_t saturating_mul(uint64_t a, uint64_t b) {
+  if (a != 0 && b > std::numeric_limits<uint64_t>::max() / 4 / a) return std::numeric_limits<uint64_t>::max() / 4;
+  return a * b;
+}
+
+std::string tag_name(uint64_t tag) {
+  std::string s;
+  for (unsigned i = 0; i < 8; ++i) {
+    const char c = static_cast<char>(tag >> (8 * i) & 0xFF);
+    if (c == 0) break;
+    s.push_back(c >= 0x20 && c < 0x7F ? c : '?');
+  }
+  return s;
+}
+
+/// Driver regions mapped for one launch; unmapped however the launch ends.
+class LaunchRegions {
+ public:
+  explicit LaunchRegions(MemoryModel& m) : memory_(m) {}
+  ~LaunchRegions() {
+    for (uint32_t start : starts_) memory_.unmap(start);
+  }
+  LaunchRegions(const LaunchRegions&) = delete;
+  LaunchRegions& operator=(const LaunchRegions&) = delete;
+
+  void add(uint32_t addr, uint32_t bytes, const char* what) {
+    for (const auto& [start, size] : memory_.allocations())
+      if (uint64_t{start} < uint64_t{addr} + bytes && uint64_t{addr} < uint64_t{start} + size)
+        throw RuntimeError(ErrorCode::MemoryAllocation,
+                           fmt::format("the RTL driver needs device memory [{:#010x}, {:#010x}) for {}, but the allocation at {:#010x} "
+                                       "({} bytes) overlaps it",
+                                       addr, uint64_t{addr} + bytes, what, start, size));
+    memory_.map(addr, bytes);
+    starts_.push_back(addr);
+  }
+
+ private:
+  MemoryModel& memory_;
+  std::vector<uint32_t> starts_;
+};
+
+}  // namespace
+
+struct RtlBackend::Run {
+  const golden::LaunchSpec* spec = nullptr;
+  Lockstep* lockstep = nullptr;
+  uint64_t start = 0;         // cycle of the CTRL write
+  uint64_t max_cycles = std::numeric_limits<uint64_t>::max();   // the limit the user asked for
+  uint64_t cycle_limit = std::numeric_limits<uint64_t>::max();  // when the driver stops waiting
+  uint64_t budget = std::numeric_limits<uint64_t>::max();
+  uint64_t hang_cycles = std::numeric_limits<uint64_t>::max();
+  uint64_t last_progress = 0;          // the last clock with a commit event
+  uint64_t requests_since_progress = 0;
+  uint64_t retired = 0;
+  bool started = false;
+  std::optional<uint32_t> read_data;  // MMIO read data seen in the last clock
+};
+
+RtlBackend::RtlBackend(const config::SmConfig& config, std::unique_ptr<GpuPins> pins, RtlOptions options)
+    : config_(config),
+      pins_(std::move(pins)),
+      options_(options),
+      memory_(options.latency.value_or(config.mem_latency), options.bytes_per_clock.value_or(config.mem_bytes_per_clock)) {
+  if (!pins_) throw std::invalid_argument("RtlBackend needs a GPU model");
+  if (pins_->sp_lanes() != config.sp_lanes)
+    throw std::invalid_argument(fmt::format("the GPU model has {} SP lanes per SM, configuration '{}' has {}: it was built for another "
+                                            "configuration",
+                                            pins_->sp_lanes(), config.name, config.sp_lanes));
+  if (pins_->num_sms() == 0) throw std::invalid_argument("the GPU model has no SMs");
+  if (options.active_sms > pins_->num_sms())
+    throw std::invalid_argument(fmt::format("{} active SMs asked for, but the GPU model of configuration '{}' has {}", options.active_sms,
+                                            config.name, pins_->num_sms()));
+  config_.num_sms = pins_->num_sms();  // the top level's NumSms parameter may differ from the default
+  kernel_config_ = config_;
+  if (options.active_sms) kernel_config_.num_sms = options.active_sms;
+}
+
+RtlBackend::~RtlBackend() = default;
+
+// ---- the clock --------------------------------------------------------------------------------------
+
+void RtlBackend::cycle(Run& run, bool mmio_valid, bool mmio_write, uint32_t addr, uint32_t wdata) {
+  pins_->set_mmio(mmio_valid, mmio_write, addr, wdata);
+  const bool ready = memory_.ready(cycle_);
+  pins_->set_mem_req_ready(ready);
+  const std::optional<MemResponse> response = memory_.response(cycle_);
+  pins_->set_mem_resp(response.has_value(), response.value_or(MemResponse{}));
+  pins_->eval();
+
+  for (unsigned sm = 0; sm < pins_->num_sms(); ++sm) {
+    const std::optional<CommitEvent> e = pins_->commit(sm);
+    if (!e) continue;
+    run.last_progress = cycle_;
+    run.requests_since_progress = 0;
+    if (debug_events_)
+      std::fprintf(stderr, "[%llu] sm%u k%u w%u seq%u pc%u act%08x exe%08x exit%d r%u g%u l%x d%08x,%08x a%08x m%04x\n",
+                   static_cast<unsigned long long>(cycle_), e->sm, e->kind, e->warp, e->seq, e->pc, e->active, e->exec,
+                   e->exit, e->reg, e->group, e->lanes, e->data[0], e->data[1], e->addr, e->mask);
+    if (e->kind == kRetire) ++run.retired;
+    if (run.lockstep) run.lockstep->on_event(*e, cycle_);
+  }
+  run.read_data = pins_->mmio_rvalid() ? std::optional<uint32_t>(pins_->mmio_rdata()) : std::nullopt;
+  // Memory traffic alone is not progress: a GPU that keeps fetching but commits nothing is stuck.
+  if (ready && pins_->mem_req_valid()) {
+    memory_.accept(pins_->mem_req(), cycle_);
+    ++run.requests_since_progress;
+  }
+  if (response && pins_->mem_resp_ready()) memory_.pop();
+  pins_->tick();
+  ++cycle_;
+
+  if (!run.started) return;
+  const std::string kernel = run.spec->kernel->name;
+  golden::FaultSite site;
+  site.kernel = kernel;
+  if (run.retired > run.budget)
+    throw golden::Fault(golden::FaultKind::RunawayKernel,
+                        fmt::format("the kernel executed more than {} warp instructions on the RTL without finishing (raise the budget "
+                                    "if this is intended; otherwise look for a loop whose exit condition never holds)",
+                                    run.budget),
+                        site);
+  if (cycle_ - run.start > run.cycle_limit)
+    throw golden::Fault(golden::FaultKind::RunawayKernel,
+                        fmt::format("the kernel ran for more than {} clocks on the RTL without finishing (the cycle limit; raise it "
+                                    "with RtlOptions::max_cycles if this is intended)",
+                                    run.max_cycles),
+                        site);
+  if (cycle_ - run.last_progress > run.hang_cycles)
+    throw PortError(fmt::format("the GPU hangs: no commit event for {} clocks while running kernel '{}' (clock {}, {} instructions "
+                                "retired; meanwhile {} memory requests, {} responses outstanding)",
+                                run.hang_cycles, kernel, cycle_, run.retired, run.requests_since_progress, memory_.outstanding()));
+}
+
+void RtlBackend::mmio_write(Run& run, uint32_t addr, uint32_t value) { cycle(run, true, true, addr, value); }
+
+uint32_t RtlBackend::mmio_read(Run& run, uint32_t addr) {
+  cycle(run, true, false, addr);
+  cycle(run);
+  if (!run.read_data)
+    throw PortError(fmt::format("MMIO read of register {:#05x}: mmio_rvalid_o did not rise the clock after the read (clock {})", addr, cycle_));
+  return *run.read_data;
+}
+
+uint64_t RtlBackend::read_counter(Run& run, unsigned k) {
+  const uint32_t lo = mmio_read(run, mmio::kCounter0 + 8 * k);
+  const uint32_t hi = mmio_read(run, mmio::kCounter0 + 8 * k + 4);
+  return uint64_t{hi} << 32 | lo;
+}
+
+void RtlBackend::identify(Run& run) {
+  const uint32_t id = mmio_read(run, mmio::kId);
+  if (id != mmio::kIdValue)
+    throw PortError(fmt::format("the GPU's ID register reads {:#010x}, not {:#010x} (\"TSM1\"): not a TeslaSM top level, or MMIO is broken", id,
+                                mmio::kIdValue));
+  const uint32_t sms = mmio_read(run, mmio::kNumSms);
+  if (sms != pins_->num_sms())
+    throw PortError(fmt::format("the GPU's NUM_SMS register reads {}, but its commit port has {} SMs", sms, pins_->num_sms()));
+  const uint64_t tag = mmio_read(run, mmio::kConfigLo) | uint64_t{mmio_read(run, mmio::kConfigHi)} << 32;
+  if (tag != config_.config_tag)
+    throw PortError(fmt::format("the GPU was built for configuration '{}', the backend was given '{}'", tag_name(tag), config_.name));
+}
+
+// ---- a launch ---------------------------------------------------------------------------------------
+
+golden::LaunchStats RtlBackend::launch(const golden::LaunchSpec& in) {
+  if (!in.module || !in.kernel) throw std::invalid_argument("LaunchSpec needs a module and a kernel");
+  if (in.config && in.config->config_tag != config_.config_tag)
+    throw RuntimeError(ErrorCode::InvalidValue, fmt::format("the launch is for configuration '{}', but the RTL backend runs '{}'",
+                                                            in.config->name, config_.name));
+  golden::LaunchSpec spec = in;
+  spec.config = &kernel_config_;
+  const KernelInfo& k = *spec.kernel;
+  check_grid(config_, spec.grid);
+  const Occupancy occ = compute_occupancy(config_, spec.block, {k.regs, k.shared_bytes + spec.dynamic_shared});
+
+  Run run;
+  run.spec = &spec;
+  try {
+    if (needs_reset_) {
+      pins_->reset();
+      memory_.drop_outstanding();
+      identify(run);
+      needs_reset_ = false;
+    }
+
+    // Code, constant banks and local memory, as docs/gpu-interfaces.md §2.1 lays them out.
+    LaunchRegions regions(memory_);
+    {
+      const auto& text = spec.module->text;
+      const uint32_t bytes = static_cast<uint32_t>(std::max<size_t>(256, (text.size() * 8 + 255) / 256 * 256));  // whole fetch lines
+      regions.add(kCodeBase, bytes, "the kernel's code");
+      std::vector<uint8_t> image(text.size() * 8);
+      for (size_t i = 0; i < text.size(); ++i)
+        for (unsigned b = 0; b < 8; ++b) image[8 * i + b] = static_cast<uint8_t>(text[i] >> (8 * b));
+      memory_.write(kCodeBase, image);
+    }
+    for (unsigned i = 0; i < kCbanks; ++i) {
+      const uint32_t base = kCbankBase + kCbankStride * i;
+      regions.add(base, kCbankStride, "a constant bank");
+      const auto& img = spec.cbanks[i];
+      memory_.write(base, std::span(img.data(), std::min<size_t>(img.size(), kCbankStride)));
+    }
+    const uint64_t local_bytes = uint64_t{k.local_bytes} * config_.num_sms * config_.max_warps * golden::kWarpSize;
+    if (local_bytes > isa::gen::kSharedWindowBase - kLocalBase)
+      throw RuntimeError(ErrorCode::LaunchOutOfResources,
+                         fmt::format("kernel '{}' needs {} bytes of local memory per thread, {} bytes for the whole GPU, more than the "
+                                     "{} bytes the address map has for local memory",
+                                     k.name, k.local_bytes, local_bytes, isa::gen::kSharedWindowBase - kLocalBase));
+    if (local_bytes) regions.add(kLocalBase, static_cast<uint32_t>(local_bytes), "local memory");
+
+    std::unique_ptr<Lockstep> lockstep;
+    if (options_.lockstep) {
+      LockstepOptions lo;
+      if (local_bytes) lo.private_regions.emplace_back(kLocalBase, static_cast<uint32_t>(local_bytes));
+      lockstep = std::make_unique<Lockstep>(memory_, spec, lo);
+      run.lockstep = lockstep.get();
+    }
+
+    // Limits: the instruction budget as the golden model has it, a cycle limit, a hang detector.
+    const uint32_t latency = memory_.latency();
+    run.budget = spec.instruction_budget;
+    run.max_cycles = options_.max_cycles ? options_.max_cycles
+                                         : saturating_mul(spec.instruction_budget, golden::kWarpSize / config_.sp_lanes + latency);
+    run.hang_cycles = options_.hang_cycles ? options_.hang_cycles : std::max<uint64_t>(100000, uint64_t{50} * latency);
+    // A limit that fits the WATCHDOG register is the GPU's to enforce (it reports a runaway fault);
+    // the driver waits a few polls longer before it gives up on its own.
+    const bool watchdog = run.max_cycles <= 0xFFFFFFFFu;
+    run.cycle_limit = watchdog ? run.max_cycles + 4 * kPollPeriod : run.max_cycles;
+
+    // The descriptor, then CTRL.
+    const uint32_t shared = (k.shared_bytes + spec.dynamic_shared + 3) / 4 * 4;
+    const uint32_t threads = static_cast<uint32_t>(spec.block.count());
+    const std::pair<uint32_t, uint32_t> descriptor[] = {
+        {mmio::kCodeBase, kCodeBase},
+        {mmio::kEntryPc, k.entry},
+        {mmio::kGridX, spec.grid.x},
+        {mmio::kGridY, spec.grid.y},
+        {mmio::kGridZ, spec.grid.z},
+        {mmio::kBlockX, spec.block.x},
+        {mmio::kBlockY, spec.block.y},
+        {mmio::kBlockZ, spec.block.z},
+        {mmio::kThreads, threads},
+        {mmio::kWarps, (threads + golden::kWarpSize - 1) / golden::kWarpSize},
+        {mmio::kRegs, k.regs},
+        {mmio::kShared, shared},
+        {mmio::kLocalBytes, k.local_bytes},
+        {mmio::kLocalBase, kLocalBase},
+        {mmio::kBlocksPerSm, occ.blocks_per_sm},
+        {mmio::kTotalBlocks, static_cast<uint32_t>(spec.grid.count())},
+        {mmio::kWatchdog, watchdog ? static_cast<uint32_t>(run.max_cycles) : 0u},
+        {mmio::kCodeWords, static_cast<uint32_t>(spec.module->text.size())},
+        {mmio::kActiveSms, options_.active_sms},
+    };
+    for (const auto& [addr, value] : descriptor) mmio_write(run, addr, value);
+    for (unsigned i = 0; i < kCbanks; ++i) mmio_write(run, mmio::kCbankBase0 + 4 * i, kCbankBase + kCbankStride * i);
+    memory_.reset_counters();
+    mmio_write(run, mmio::kCtrl, 1);
+    run.start = run.last_progress = cycle_;
+    run.started = true;
+
+    uint32_t status = 0;
+    do {
+      for (unsigned i = 0; i + 2 < kPollPeriod; ++i) cycle(run);
+      status = mmio_read(run, mmio::kStatus);
+    } while (status & mmio::kStatusBusy);
+    if (status & mmio::kStatusFault) report_fault(run, spec);
+    if (!(status & mmio::kStatusDone))
+      throw PortError(fmt::format("STATUS reads {:#x} after the launch started: neither busy, done nor fault", status));
+    while (memory_.outstanding() > 0) cycle(run);  // done should imply this; be sure memory is final
+
+    golden::LaunchStats stats;
+    if (lockstep) {
+      lockstep->finish(cycle_);
+      stats = lockstep->stats();
+    } else {
+      stats.rounds = read_counter(run, 0);
+      stats.warp_instructions = read_counter(run, 1);
+      stats.thread_instructions = read_counter(run, 2);
+      stats.blocks = static_cast<uint32_t>(spec.grid.count());
+      stats.blocks_per_sm = occ.blocks_per_sm;
+    }
+    last_ = RtlLaunchInfo{cycle_ - run.start, run.retired, memory_.counters()};
+    return stats;
+  } catch (...) {
+    needs_reset_ = true;  // the GPU may be mid-launch: start the next one from reset
+    last_ = RtlLaunchInfo{run.started ? cycle_ - run.start : 0, run.retired, memory_.counters()};
+    throw;
+  }
+}
+
+void RtlBackend::report_fault(Run& run, const golden::LaunchSpec& spec) {
+  RtlFault f;
+  const uint32_t kind = mmio_read(run, mmio::kFaultKind);
+  f.sm = mmio_read(run, mmio::kFaultSm);
+  f.warp = mmio_read(run, mmio::kFaultWarp);
+  f.pc = mmio_read(run, mmio::kFaultPc);
+  f.addr = mmio_read(run, mmio::kFaultAddr);
+  const uint32_t lane = mmio_read(run, mmio::kFaultLane);
+  if (kind == 0 || kind > static_cast<uint32_t>(golden::FaultKind::Trap) + 1)
+    throw PortError(fmt::format("STATUS reports a fault, but FAULT_KIND reads {} (1..{} are defined)", kind,
+                                static_cast<uint32_t>(golden::FaultKind::Trap) + 1));
+  f.kind = static_cast<golden::FaultKind>(kind - 1);
+  if (lane != 0xFFFFFFFFu) f.lane = lane;
+  // The first fault stops issue; requests already sent still complete (and lockstep sees them).
+  while (memory_.outstanding() > 0) cycle(run);
+
+  // Deadlock and the watchdog are not one instruction's faults: no PC or lane to name. A store's
+  // err comes back after it retired: the GPU reports its PC as 0xFFFFFFFF.
+  const bool instruction_fault = f.kind != golden::FaultKind::BarrierDeadlock && f.kind != golden::FaultKind::RunawayKernel;
+  const bool pc_known = instruction_fault && f.pc != 0xFFFFFFFFu;
+  const auto& text = spec.module->text;
+  const std::string disassembly = f.pc < text.size() ? isa::disassemble(text[f.pc], f.pc) : "(outside the code)";
+  std::string message;
+  if (instruction_fault) {
+    message = pc_known ? fmt::format("reported by the GPU: SM {}, warp slot {}, PC {} ({})", f.sm, f.warp, f.pc, disassembly)
+                       : fmt::format("reported by the GPU: SM {}, warp slot {}, a global store (its PC is no longer known)", f.sm, f.warp);
+    if (f.lane) message += fmt::format(", lane {}", *f.lane);
+    if (f.kind == golden::FaultKind::OutOfBounds || f.kind == golden::FaultKind::Misaligned || f.kind == golden::FaultKind::AddressRange)
+      message += fmt::format(", address {:#010x}", f.addr);
+  } else if (f.kind == golden::FaultKind::BarrierDeadlock) {
+    message = fmt::format("reported by the GPU: no warp of SM {} can issue while some wait at a barrier", f.sm);
+  } else {
+    message = fmt::format("reported by the GPU: the watchdog stopped the kernel after {} clocks", cycle_ - run.start);
+  }
+  if (run.lockstep) run.lockstep->confirm_fault(f, message, cycle_);
+  golden::FaultSite site;
+  site.kernel = spec.kernel->name;
+  if (f.sm < pins_->num_sms()) site.sm = f.sm;  // the watchdog names no SM
+  if (pc_known) {
+    site.pc = f.pc;
+    site.disassembly = disassembly;
+  }
+  throw golden::Fault(f.kind, message, site);
+}
+
+}  // namespace tsm::rtl

@@ -1,0 +1,111 @@
+// The GPU top level (rtl/gpu/tsm_gpu.sv) as the harness sees it: its ports, one clock at a time,
+// behind an abstract interface, so that the driver, the memory model and lockstep are independent
+// of any Verilated model. The contract is docs/gpu-interfaces.md; VerilatedGpu (verilated_gpu.hpp)
+// binds a Verilator model to it, tests bind fakes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+
+#include "runtime/backend_error.hpp"
+
+namespace tsm::rtl {
+
+/// The GPU broke the port protocol of docs/gpu-interfaces.md (an undefined request kind, a
+/// response handshake without a response, an MMIO read that never answers, a hang): an RTL bug,
+/// reported with what was seen and when.
+class PortError : public BackendError {
+ public:
+  using BackendError::BackendError;
+};
+
+/// Memory request kinds (`mem_req_kind_o`).
+enum MemKind : uint8_t { kMemRead = 0, kMemWrite = 1, kMemAtomic = 2 };
+
+/// `mem_req_atom_o`: bit 7 CAS, bits [6:4] the atomic type (isa::gen::Atype), [3:0] the operation
+/// (isa::gen::Aop).
+inline constexpr uint8_t kAtomCasBit = 0x80;
+inline constexpr uint8_t atom_bits(bool cas, unsigned atype, unsigned aop) {
+  return static_cast<uint8_t>((cas ? kAtomCasBit : 0) | (atype & 7) << 4 | (aop & 15));
+}
+
+/// One request on the memory port.
+struct MemRequest {
+  uint32_t id = 0;
+  uint8_t kind = kMemRead;  // MemKind
+  uint32_t addr = 0;        // read/write: 16-byte-aligned line; atomic: the operand's byte address
+  uint16_t mask = 0;        // byte enables (bit i = byte i of the line)
+  std::array<uint32_t, 4> data{};  // write: the line (byte i in bits [8i+7:8i]); atomic: B in [63:0], swap in [127:64]
+  uint8_t atom = 0;         // atomic: see atom_bits()
+};
+
+/// One response on the memory port.
+struct MemResponse {
+  uint32_t id = 0;
+  std::array<uint32_t, 4> data{};  // read: the line; atomic: the old value in [63:0]
+  bool write = false;              // a write's acknowledgement
+  bool err = false;                // the request touched bytes outside every allocation and did nothing
+};
+
+/// Commit-port event kinds (`cm_kind_o`).
+enum CommitKind : uint8_t { kRetire = 0, kReg = 1, kPred = 2, kStore = 3, kPlace = 4 };
+
+/// Upper bound of SpLanes the commit port's data field can carry here.
+inline constexpr unsigned kMaxSpLanes = 8;
+
+/// One commit-port event of one SM (docs/gpu-interfaces.md §3). Fields that do not apply to the
+/// kind are zero.
+struct CommitEvent {
+  uint32_t sm = 0;
+  uint8_t kind = kRetire;  // CommitKind
+  uint32_t warp = 0;       // warp slot
+  uint32_t seq = 0;        // the instruction's per-warp sequence number
+  uint32_t pc = 0;         // RETIRE
+  uint32_t active = 0;     // RETIRE: active lanes at issue
+  uint32_t exec = 0;       // RETIRE: active lanes whose guard held
+  bool exit = false;       // RETIRE: the warp has no live threads left
+  uint8_t reg = 0;         // REG: register; PRED: predicate
+  uint32_t group = 0;      // REG/PRED: lanes group*SpLanes ... group*SpLanes+SpLanes-1
+  uint32_t lanes = 0;      // REG/PRED: lanes of the group written (bit l = lane group*SpLanes+l)
+  std::array<uint32_t, kMaxSpLanes> data{};  // REG: lane l's value; PRED: bit 0; PLACE: data[0] = linear block
+  uint32_t addr = 0;       // STORE: line address
+  uint16_t mask = 0;       // STORE: byte enables
+  std::array<uint32_t, 4> wdata{};  // STORE: the line
+};
+
+/// The GPU top's ports, clock by clock. Per cycle the caller sets the inputs, calls eval() (the
+/// clock is low; combinational outputs settle), reads the outputs, then tick() (the rising edge).
+class GpuPins {
+ public:
+  virtual ~GpuPins() = default;
+
+  virtual unsigned num_sms() const = 0;
+  virtual unsigned sp_lanes() const = 0;
+
+  /// Hold reset for a few clocks with every input idle; leaves the clock low, out of reset.
+  virtual void reset() = 0;
+
+  // ---- inputs --------------------------------------------------------------------------------------
+  virtual void set_mmio(bool valid, bool write, uint32_t addr, uint32_t wdata) = 0;
+  virtual void set_mem_req_ready(bool ready) = 0;
+  virtual void set_mem_resp(bool valid, const MemResponse& response) = 0;
+
+  /// Settle the combinational outputs for the inputs just set.
+  virtual void eval() = 0;
+
+  // ---- outputs -------------------------------------------------------------------------------------
+  virtual bool mmio_rvalid() const = 0;
+  virtual uint32_t mmio_rdata() const = 0;
+  virtual bool mem_req_valid() const = 0;
+  virtual MemRequest mem_req() const = 0;
+  virtual bool mem_resp_ready() const = 0;
+  /// SM `sm`'s commit event this cycle, if any.
+  virtual std::optional<CommitEvent> commit(unsigned sm) const = 0;
+
+  /// The rising clock edge: registers take the values settled by eval().
+  virtual void tick() = 0;
+};
+
+}  // namespace tsm::rtl
