@@ -25,6 +25,7 @@ void GoldenModel::begin(const LaunchSpec& spec) {
 
 const LaunchStats& GoldenModel::stats() const { return state_->stats; }
 bool GoldenModel::finished() const { return state_->blocks_done == state_->total_blocks; }
+void GoldenModel::report_deadlock(uint32_t sm) { state_->report_deadlock(sm); }
 
 void GoldenModel::place_block(uint32_t sm, uint32_t linear_block) { state_->place_block(sm, linear_block); }
 

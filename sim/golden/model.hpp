@@ -115,6 +115,9 @@ class GoldenModel {
   bool ready(uint32_t sm, uint32_t warp_slot) const;
   bool finished() const;
   const LaunchStats& stats() const;
+  /// Throw the barrier-deadlock fault of `sm` (which barrier waits for how many warps), as run()
+  /// reports it when no warp of the SM can issue; lockstep uses it to explain the RTL's deadlock.
+  [[noreturn]] void report_deadlock(uint32_t sm);
 
  private:
   std::unique_ptr<State> state_;

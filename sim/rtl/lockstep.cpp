@@ -693,8 +693,7 @@ void Lockstep::confirm_fault(const RtlFault& f, const std::string& rtl_message, 
         fail(fmt::format("the RTL reports a barrier deadlock on SM {}, but the golden model can still issue warp slot {}: {}", f.sm, slot,
                          reported),
              Where{f.sm, slot, warps_[f.sm][slot].next_seq, 0, 0}, "", cycle);
-    site.sm = f.sm;
-    throw golden::Fault(f.kind, rtl_message, site);
+    golden_->report_deadlock(f.sm);  // the golden model's report names the barrier and the counts
   }
   const Where where{f.sm, f.warp, f.warp < warps_[f.sm].size() ? warps_[f.sm][f.warp].next_seq : 0, f.pc, f.pc < text.size() ? text[f.pc] : 0};
   if (f.warp >= warps_[f.sm].size() || !golden_->ready(f.sm, f.warp))

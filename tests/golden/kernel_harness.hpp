@@ -1,4 +1,5 @@
-// Runs small assembly kernels on the golden model through the runtime, for the semantics tests.
+// Runs small assembly kernels through the runtime, for the semantics tests: on the golden model, or
+// (built with TSM_TEST_BACKEND_RTL, as rtl_directed_test) on the Verilated RTL in lockstep with it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,12 +10,36 @@
 
 #include "isa/assembler.hpp"
 #include "runtime/runtime.hpp"
+#ifdef TSM_TEST_BACKEND_RTL
+#include "rtl_model/models.hpp"
+#endif
 
 namespace tsm::test {
 
+/// Does this test binary's backend exist for `config`? (The RTL has models of some configurations.)
+inline bool have_backend(const char* config) {
+#ifdef TSM_TEST_BACKEND_RTL
+  for (const auto& c : rtl::rtl_model_configs())
+    if (c == config) return true;
+  return false;
+#else
+  (void)config;
+  return true;
+#endif
+}
+
+inline std::unique_ptr<Backend> test_backend(const char* config) {
+#ifdef TSM_TEST_BACKEND_RTL
+  return rtl::make_rtl_backend(*config::find_config(config));
+#else
+  (void)config;
+  return make_golden_backend();
+#endif
+}
+
 class KernelHarness {
  public:
-  explicit KernelHarness(const char* config = "g80") : rt_(*config::find_config(config), make_golden_backend()) {}
+  explicit KernelHarness(const char* config = "g80") : rt_(*config::find_config(config), test_backend(config)) {}
 
   Runtime& rt() { return rt_; }
 
