@@ -301,11 +301,12 @@ golden::LaunchStats RtlBackend::launch(const golden::LaunchSpec& in) {
       stats.blocks = static_cast<uint32_t>(spec.grid.count());
       stats.blocks_per_sm = occ.blocks_per_sm;
     }
-    last_ = RtlLaunchInfo{cycle_ - run.start, run.retired, memory_.counters()};
+    last_ = RtlLaunchInfo{cycle_ - run.start, run.retired, memory_.counters(), {}};
+    for (unsigned k = 0; k < kNumCounters; ++k) last_.counters[k] = read_counter(run, k);
     return stats;
   } catch (...) {
     needs_reset_ = true;  // the GPU may be mid-launch: start the next one from reset
-    last_ = RtlLaunchInfo{run.started ? cycle_ - run.start : 0, run.retired, memory_.counters()};
+    last_ = RtlLaunchInfo{run.started ? cycle_ - run.start : 0, run.retired, memory_.counters(), {}};
     throw;
   }
 }

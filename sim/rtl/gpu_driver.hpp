@@ -3,6 +3,7 @@
 // enabled, lockstep of the commit port against the golden model.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -50,10 +51,17 @@ struct RtlOptions {
 };
 
 /// What the last launch did on the GPU, beyond LaunchStats.
+/// The GPU's performance counters (COUNTER[k], docs/sm-rtl.md §4), summed over the SMs.
+inline constexpr unsigned kNumCounters = 10;
+inline constexpr std::array<const char*, kNumCounters> kCounterNames{
+    "cycles",          "warp_instructions", "thread_instructions", "sp_busy",     "sfu_busy",
+    "stall_scoreboard", "stall_barrier",    "stall_fetch",         "memory_requests", "bank_conflicts"};
+
 struct RtlLaunchInfo {
   uint64_t cycles = 0;        // from the CTRL write to the end of the launch
   uint64_t retired = 0;       // RETIRE events seen
   MemoryCounters memory;      // the memory port's traffic in this launch
+  std::array<uint64_t, kNumCounters> counters{};  // read from the GPU at the end of the launch
 };
 
 class RtlBackend : public Backend {

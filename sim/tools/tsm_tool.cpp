@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cmd_bench.hpp"
 #include "cmd_compile.hpp"
 #include "cmd_config.hpp"
 #include "cmd_isa.hpp"
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   add_config_commands(app);
   add_launch_commands(app);
   add_compile_command(app);
+  add_bench_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
