@@ -243,6 +243,7 @@ module tsm_sm #(
   logic [5:0]      pid_q, pid_d;
   logic [GroupBits:0] pg_q, pg_d;
   logic            pk_q, pk_d;
+  logic [2:0]      pslot_q, pslot_d;   // the slot an atomic's retirement (P_RET) is for
 
   // Faults.
   logic        flt_q, flt_d;
@@ -564,7 +565,7 @@ module tsm_sm #(
     id_k_d = id_k_q; id_loc_d = id_loc_q; id_lanes_d = id_lanes_q; id_addr_d = id_addr_q; id_warp_d = id_warp_q;
     ic_vld_d = ic_vld_q; ic_tag_d = ic_tag_q; ic_cnt_d = ic_cnt_q;
     cc_got_d = cc_got_q; caddr_d = caddr_q;
-    ps_d = ps_q; pid_d = pid_q; pg_d = pg_q; pk_d = pk_q;
+    ps_d = ps_q; pid_d = pid_q; pg_d = pg_q; pk_d = pk_q; pslot_d = pslot_q;
     flt_d = flt_q; flt_kind_d = flt_kind_q; flt_warp_d = flt_warp_q; flt_pc_d = flt_pc_q;
     flt_addr_d = flt_addr_q; flt_lane_d = flt_lane_q;
 
@@ -772,7 +773,8 @@ module tsm_sm #(
           w_sp_d[SPW*free_warp +: SPW] = '0;
           w_tid0_d[3*DW*free_warp +: 3*DW] = walk_q;
           w_ld_d[4*free_warp +: 4] = '0;
-          w_st_d[6*free_warp +: 6] = '0;
+          // w_st is not cleared: the slot's previous warp may have exited with stores in flight,
+          // and their acknowledgements still count down.
           k_d = k_q + 6'd1;
         end
         // Advance x, then y, then z.
@@ -1993,15 +1995,33 @@ module tsm_sm #(
     // ---- response processor: returning load data and atomic old values into the register file ----
     unique case (ps_q)
       P_IDLE: begin
-        logic found;
+        logic found, drained;
+        logic [2:0] dsl;
+        // A load slot whose last response came back before the engine had issued all of its
+        // requests is freed here, once the engine has.
+        drained = 1'b0;
+        dsl = '0;
+        for (int i = NSlots - 1; i >= 0; i--) begin
+          if (slot_valid_q[i] && slot_ret_q[i] && !slot_atom_q[i] && slot_out_q[7*i +: 7] == 7'd0) begin
+            drained = 1'b1;
+            dsl = 3'(i);
+          end
+        end
+        // Load data is written back as it arrives: a wide or scattered load may need more line
+        // requests than there are IDs. Atomic old values wait until the engine is done with the
+        // instruction.
         found = 1'b0;
         for (int i = NIds - 1; i >= 0; i--) begin
-          if (resp_pend_q[i] && slot_ret_q[id_slot_q[3*i +: 3]]) begin
+          if (resp_pend_q[i] && (slot_ret_q[id_slot_q[3*i +: 3]] || !slot_atom_q[id_slot_q[3*i +: 3]])) begin
             found = 1'b1;
             pid_d = 6'(i);
           end
         end
-        if (found) begin
+        if (drained) begin
+          slot_valid_d[dsl] = 1'b0;
+          w_ld_d[4*slot_warp_q[WW*dsl +: WW] +: 4] = w_ld_d[4*slot_warp_q[WW*dsl +: WW] +: 4] - 4'd1;
+          w_sb_d[slot_warp_q[WW*dsl +: WW]] = 1'b0;
+        end else if (found) begin
           rm_raddr = pid_d;
           pg_d = '0;
           pk_d = 1'b0;
@@ -2046,8 +2066,12 @@ module tsm_sm #(
             resp_pend_d[pid_q] = 1'b0;
             slot_out_d[7*sl +: 7] = slot_out_d[7*sl +: 7] - 7'd1;
             ps_d = P_IDLE;
-            if (slot_out_q[7*sl +: 7] == 7'd1) begin
-              if (slot_atom_q[sl]) ps_d = P_RET;
+            if (slot_out_q[7*sl +: 7] == 7'd1 && slot_ret_q[sl]) begin
+              // The ID is free again from the next clock: P_RET keeps the slot itself.
+              if (slot_atom_q[sl]) begin
+                ps_d = P_RET;
+                pslot_d = sl;
+              end
               else begin
                 slot_valid_d[sl] = 1'b0;
                 w_ld_d[4*pw +: 4] = w_ld_d[4*pw +: 4] - 4'd1;
@@ -2060,7 +2084,7 @@ module tsm_sm #(
       P_RET: begin
         logic [2:0]  sl;
         logic [WW-1:0] pw;
-        sl = id_slot_q[3*pid_q +: 3];
+        sl = pslot_q;
         pw = slot_warp_q[WW*sl +: WW];
         if (!ev_valid) begin
           ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_warp = pw; ev_seq = slot_seq_q[32*sl +: 32]; ev_pc = slot_pc_q[32*sl +: 32];
@@ -2133,7 +2157,7 @@ module tsm_sm #(
       id_k_q <= '0; id_loc_q <= '0; id_lanes_q <= '0; id_addr_q <= '0; id_warp_q <= '0;
       ic_vld_q <= '0; ic_tag_q <= '0; ic_cnt_q <= '0;
       cc_got_q <= 1'b0; caddr_q <= '0;
-      ps_q <= P_IDLE; pid_q <= '0; pg_q <= '0; pk_q <= 1'b0;
+      ps_q <= P_IDLE; pid_q <= '0; pg_q <= '0; pk_q <= 1'b0; pslot_q <= '0;
       flt_q <= 1'b0; flt_kind_q <= '0; flt_warp_q <= '0; flt_pc_q <= '0; flt_addr_q <= '0; flt_lane_q <= '0;
       cm_valid_o <= 1'b0; cm_kind_o <= '0; cm_warp_o <= '0; cm_seq_o <= '0; cm_pc_o <= '0; cm_active_o <= '0;
       cm_exec_o <= '0; cm_exit_o <= 1'b0; cm_reg_o <= '0; cm_group_o <= '0; cm_lanes_o <= '0; cm_data_o <= '0;
@@ -2162,7 +2186,7 @@ module tsm_sm #(
       id_k_q <= id_k_d; id_loc_q <= id_loc_d; id_lanes_q <= id_lanes_d; id_addr_q <= id_addr_d; id_warp_q <= id_warp_d;
       ic_vld_q <= ic_vld_d; ic_tag_q <= ic_tag_d; ic_cnt_q <= ic_cnt_d;
       cc_got_q <= cc_got_d; caddr_q <= caddr_d;
-      ps_q <= ps_d; pid_q <= pid_d; pg_q <= pg_d; pk_q <= pk_d;
+      ps_q <= ps_d; pid_q <= pid_d; pg_q <= pg_d; pk_q <= pk_d; pslot_q <= pslot_d;
       flt_q <= flt_d; flt_kind_q <= flt_kind_d; flt_warp_q <= flt_warp_d; flt_pc_q <= flt_pc_d;
       flt_addr_q <= flt_addr_d; flt_lane_q <= flt_lane_d;
       cm_valid_o <= ev_valid; cm_kind_o <= ev_kind; cm_warp_o <= ev_warp; cm_seq_o <= ev_seq; cm_pc_o <= ev_pc;

@@ -7,6 +7,7 @@
 #include "cmd_config.hpp"
 #include "cmd_isa.hpp"
 #include "cmd_launch.hpp"
+#include "cmd_random.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"TeslaSM tools: assembler, disassembler, ISA reference, configurations, occupancy, kernel launches", "tsm"};
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
   add_config_commands(app);
   add_launch_commands(app);
   add_compile_command(app);
+  add_random_command(app);
   add_bench_command(app);
   try {
     app.parse(argc, argv);
