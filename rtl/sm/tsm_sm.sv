@@ -107,6 +107,12 @@ module tsm_sm #(
   localparam int unsigned DW = tsm_cfg_pkg::BlockDimWidth;
   localparam int unsigned S = tsm_cfg_pkg::SfuUnits;
   localparam int unsigned SfuStages = 2;
+  // The DP unit (gt200): DpUnits lanes a clock through tsm_dp; a configuration without one faults
+  // on DP instructions. DL: the lanes fed per clock (at least one, so the logic elaborates).
+  localparam int unsigned DpUnits = tsm_cfg_pkg::DpUnits;
+  localparam int unsigned DL = (DpUnits == 0) ? 1 : (DpUnits > L ? L : DpUnits);
+  localparam int unsigned DpStages = 2;
+  localparam int unsigned DpSteps = L / DL;   // clocks to feed one row
   localparam int unsigned IcLines = tsm_cfg_pkg::IcacheLines;
   localparam int unsigned IcWords = tsm_cfg_pkg::IcacheLineWords;
   localparam int unsigned IcChunks = IcWords / 2;
@@ -134,6 +140,7 @@ module tsm_sm #(
     E_FETCH, E_DECODE, E_IC_REQ, E_IC_WAIT, E_CONST, E_CONST_CHK, E_CC_REQ, E_CC_WAIT, E_DISPATCH,
     E_SP_HI, E_SP_HI2, E_SP_RD, E_SP_EX, E_SP_WB, E_SP_WB2, E_SP_P1, E_SP_P2,
     E_SFU_RD, E_SFU_FEED, E_SFU_WB,
+    E_DP_RD, E_DP_HI, E_DP_HI2, E_DP_EX, E_DP_WB, E_DP_WB2,
     E_S2R, E_VOTE_RD, E_VOTE_CALC, E_VOTE_WB, E_VOTE_WP,
     E_SHFL_RD, E_SHFL_CAP, E_SHFL_WB, E_SHFL_WP,
     E_CT, E_STK_RD, E_STK_USE, E_STK_WR,
@@ -185,6 +192,7 @@ module tsm_sm #(
   logic [WW-1:0]  cw_q, cw_d;
   logic [63:0]    ci_q, ci_d;
   logic [31:0]    cpc_q, cpc_d, cexec_q, cexec_d, cseq_q, cseq_d, bconst_q, bconst_d;
+  logic [31:0]    bconst_hi_q, bconst_hi_d;  // the word after it (64-bit operands B)
   logic [31:0]    npc_q, npc_d, nact_q, nact_d, nlive_q, nlive_d;
   logic [GroupBits:0] g_q, g_d;          // row being processed (one bit more to count to G)
   logic [5:0]     k_q, k_d;              // LSU word pass / generic counter
@@ -200,6 +208,8 @@ module tsm_sm #(
   logic [WW-1:0]  rel_w_q, rel_w_d;
   logic [4:0]     fin_id_q, fin_id_d;
   logic [L*32-1:0] hi_q, hi_d, row_q, row_d, res_q, res_d;
+  logic [L*64-1:0] dpa_q, dpa_d, dpb_q, dpb_d, dpc_q, dpc_d, dpr_q, dpr_d;  // DP row: operands, results
+  logic [L-1:0]    dpp_q, dpp_d;                                            // DSETP comparisons
   logic [L*8-1:0]  prow_q, prow_d;       // predicates after an SP row, for the PRED events
   logic [L-1:0]    pwe1_q, pwe1_d, pwe2_q, pwe2_d;
   logic [3*DW-1:0] walk_q, walk_d;       // thread coordinates walker
@@ -399,6 +409,46 @@ module tsm_sm #(
     .clk_i, .rst_ni, .valid_i(sfu_valid), .data_i(k_q), .valid_o(sfu_chunk_v), .data_o(sfu_chunk_o)
   );
 
+  // ---- DP unit: DL lanes a clock through tsm_dp (docs/sm-rtl.md §2.0) ----
+  // dp_insn: DADD DMUL DFMA DMNMX DSETP, and F2F/F2I/I2F with a binary64 source or result.
+  logic             dp_insn, dp_f2f, dp_valid;
+  logic [3:0]       dp_op;
+  logic [DL*64-1:0] dp_a, dp_b, dp_c, dp_r;
+  logic [DL-1:0]    dp_p, dp_vo;
+  always_comb begin
+    logic s64, d64;
+    s64 = tsm_isa_pkg::f_sfmt(ci_q) == tsm_isa_pkg::FTYPE_F64;
+    d64 = tsm_isa_pkg::f_dfmt(ci_q) == tsm_isa_pkg::FTYPE_F64;
+    dp_f2f = op == tsm_isa_pkg::OP_F2F;
+    dp_insn = tsm_isa_pkg::op_unit(op) == tsm_isa_pkg::UNIT_DP || (op == tsm_isa_pkg::OP_F2F && (s64 || d64)) ||
+              (op == tsm_isa_pkg::OP_F2I && s64) || (op == tsm_isa_pkg::OP_I2F && d64);
+    unique case (op)
+      tsm_isa_pkg::OP_DADD:  dp_op = 4'd0;
+      tsm_isa_pkg::OP_DMUL:  dp_op = 4'd1;
+      tsm_isa_pkg::OP_DFMA:  dp_op = 4'd2;
+      tsm_isa_pkg::OP_DMNMX: dp_op = (tsm_isa_pkg::f_mnmx(ci_q) == tsm_isa_pkg::MNMX_MIN) ? 4'd3 : 4'd4;
+      tsm_isa_pkg::OP_DSETP: dp_op = 4'd5;
+      tsm_isa_pkg::OP_F2I:   dp_op = 4'd9;
+      tsm_isa_pkg::OP_I2F:   dp_op = 4'd10;
+      tsm_isa_pkg::OP_F2F:
+        if (!s64) dp_op = (tsm_isa_pkg::f_sfmt(ci_q) == tsm_isa_pkg::FTYPE_F16) ? 4'd11 : 4'd6;
+        else if (d64) dp_op = 4'd8;
+        else dp_op = (tsm_isa_pkg::f_dfmt(ci_q) == tsm_isa_pkg::FTYPE_F16) ? 4'd12 : 4'd7;
+      default: dp_op = 4'd15;
+    endcase
+  end
+  for (genvar d = 0; d < DL; d++) begin : g_dp
+    tsm_dp #(.Stages(DpStages)) u_dp (
+      .clk_i, .rst_ni, .valid_i(dp_valid), .op_i(dp_op), .a_i(dp_a[64*d +: 64]), .b_i(dp_b[64*d +: 64]),
+      .c_i(dp_c[64*d +: 64]), .rnd_i(tsm_isa_pkg::f_rnd(ci_q)), .fcmp_i(tsm_isa_pkg::f_fcmp(ci_q)),
+      .itype_i(tsm_isa_pkg::f_itype(ci_q)), .rint_i(dp_f2f & tsm_isa_pkg::f_rint(ci_q)),
+      .ftz_i(dp_f2f & tsm_isa_pkg::f_ftz(ci_q)), .sat_i(dp_f2f & tsm_isa_pkg::f_sat(ci_q)), .nan_i(1'b0),
+      .valid_o(dp_vo[d]), .result_o(dp_r[64*d +: 64]), .pred_o(dp_p[d])
+    );
+  end
+  logic unused_dp_valid;  // timed by the engine
+  assign unused_dp_valid = ^dp_vo;
+
   // Shared-atomic arithmetic: binary32 add (as a * 1 + b) and min/max, combinational.
   logic [31:0] as_fadd, as_fmin, as_fmax, as_old_lo, as_b_lo;
   logic        as_unused_v0, as_unused_v1, as_unused_p;
@@ -550,11 +600,12 @@ module tsm_sm #(
     w_tid0_d = w_tid0_q; w_ld_d = w_ld_q; w_st_d = w_st_q; pred_d = pred_q; last_d = last_q;
     b_valid_d = b_valid_q; b_ctaid_d = b_ctaid_q; b_unfin_d = b_unfin_q; b_sbase_d = b_sbase_q;
     resident_d = resident_q; pl_pend_d = pl_pend_q; pl_linear_d = pl_linear_q; pl_ctaid_d = pl_ctaid_q;
-    cw_d = cw_q; ci_d = ci_q; cpc_d = cpc_q; cexec_d = cexec_q; cseq_d = cseq_q; bconst_d = bconst_q;
+    cw_d = cw_q; ci_d = ci_q; cpc_d = cpc_q; cexec_d = cexec_q; cseq_d = cseq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
     npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; g_d = g_q; k_d = k_q; lane_d = lane_q; cnt_d = cnt_q;
     sidx_d = sidx_q; skind_d = skind_q; spush_d = spush_q; rel_pend_d = rel_pend_q; fin_d = fin_q;
     rel_blk_d = rel_blk_q; rel_id_d = rel_id_q; rel_val_d = rel_val_q; rel_w_d = rel_w_q; fin_id_d = fin_id_q;
-    hi_d = hi_q; row_d = row_q; res_d = res_q; prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
+    hi_d = hi_q; row_d = row_q; res_d = res_q;
+    dpa_d = dpa_q; dpb_d = dpb_q; dpc_d = dpc_q; dpr_d = dpr_q; dpp_d = dpp_q; prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
     walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; members_d = members_q; ballot_d = ballot_q; vres_d = vres_q;
     buf_a_d = buf_a_q; buf_b_d = buf_b_q; buf_c_d = buf_c_q; lsp_d = lsp_q; lpend_d = lpend_q;
     slot_valid_d = slot_valid_q; slot_ret_d = slot_ret_q; slot_atom_d = slot_atom_q; slot_w64_d = slot_w64_q;
@@ -581,6 +632,7 @@ module tsm_sm #(
     ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
     ev_mask = '0; ev_wdata = '0;
     sp_valid = 1'b0; sfu_valid = 1'b0; sfu_x = '0;
+    dp_valid = 1'b0; dp_a = '0; dp_b = '0; dp_c = '0;
     perf_o = '0; perf_lanes_o = '0;
 
     // ---- current warp's fields ----
@@ -890,10 +942,7 @@ module tsm_sm #(
         if (cnt_q == 32'd0) begin
           // First visit: checks, guard, scoreboard.
           cexec_d = act_c & guard;
-          if (!insn_ok || bad_reg || tsm_isa_pkg::op_unit(op) == tsm_isa_pkg::UNIT_DP ||
-              ((op == tsm_isa_pkg::OP_F2F || op == tsm_isa_pkg::OP_F2I || op == tsm_isa_pkg::OP_I2F) &&
-               ((op != tsm_isa_pkg::OP_I2F && tsm_isa_pkg::f_sfmt(ci_q) == tsm_isa_pkg::FTYPE_F64) ||
-                (op != tsm_isa_pkg::OP_F2I && tsm_isa_pkg::f_dfmt(ci_q) == tsm_isa_pkg::FTYPE_F64)))) begin
+          if (!insn_ok || bad_reg || (DpUnits == 0 && dp_insn)) begin
             flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
             st_d = E_FAULT;
           end else if (hazard) begin
@@ -934,7 +983,8 @@ module tsm_sm #(
             tsm_isa_pkg::UNIT_CTRL: st_d = E_CT;
             tsm_isa_pkg::UNIT_SYNC: st_d = E_BAR_RD;
             default: begin
-              if (op == tsm_isa_pkg::OP_S2R) st_d = E_S2R;
+              if (dp_insn) st_d = E_DP_RD;
+              else if (op == tsm_isa_pkg::OP_S2R) st_d = E_S2R;
               else if (op == tsm_isa_pkg::OP_VOTE) st_d = E_VOTE_RD;
               else if (op == tsm_isa_pkg::OP_SHFL) st_d = E_SHFL_RD;
               else if ((op == tsm_isa_pkg::OP_IMAD && tsm_isa_pkg::f_mulw(ci_q) == tsm_isa_pkg::MULW_WIDE) ||
@@ -952,6 +1002,7 @@ module tsm_sm #(
         cc_raddr = ($clog2(CcLines))'((caddr_q >> 4) % CcLines);
         if (cc_trdata == {1'b1, caddr_q[31:4]}) begin
           bconst_d = cc_rdata[32*caddr_q[3:2] +: 32];
+          bconst_hi_d = cc_rdata[32*32'({caddr_q[3], 1'b1}) +: 32];  // 64-bit offsets are 8-aligned
           cnt_d = 32'd1;
           st_d = E_DISPATCH;
         end else begin
@@ -1052,12 +1103,13 @@ module tsm_sm #(
         p = 3'd7;
         named = 1'b0;
         if (st_q == E_SP_P1) begin
-          if (op == tsm_isa_pkg::OP_ISETP || op == tsm_isa_pkg::OP_FSETP || op == tsm_isa_pkg::OP_PLOP) begin
+          if (op == tsm_isa_pkg::OP_ISETP || op == tsm_isa_pkg::OP_FSETP || op == tsm_isa_pkg::OP_PLOP ||
+              op == tsm_isa_pkg::OP_DSETP) begin
             p = tsm_isa_pkg::f_pd(ci_q); named = 1'b1;
           end else if (op == tsm_isa_pkg::OP_IADD && tsm_isa_pkg::f_cc(ci_q)) begin
             p = tsm_isa_pkg::f_pcc(ci_q); named = 1'b1;
           end
-        end else if ((op == tsm_isa_pkg::OP_ISETP || op == tsm_isa_pkg::OP_FSETP) &&
+        end else if ((op == tsm_isa_pkg::OP_ISETP || op == tsm_isa_pkg::OP_FSETP || op == tsm_isa_pkg::OP_DSETP) &&
                      tsm_isa_pkg::f_pq(ci_q) != tsm_isa_pkg::f_pd(ci_q)) begin
           p = tsm_isa_pkg::f_pq(ci_q); named = 1'b1;
         end
@@ -1068,10 +1120,128 @@ module tsm_sm #(
         if (st_q == E_SP_P1) st_d = E_SP_P2;
         else begin
           g_d = g_q + 1'b1;
-          st_d = (32'(g_q) + 1 == G) ? E_RET :
+          st_d = (32'(g_q) + 1 == G) ? E_RET : dp_insn ? E_DP_RD :
                  ((op == tsm_isa_pkg::OP_IMAD && tsm_isa_pkg::f_mulw(ci_q) == tsm_isa_pkg::MULW_WIDE) ||
                   (op == tsm_isa_pkg::OP_I2F && n_ra == 3'd2)) ? E_SP_HI : E_SP_RD;
         end
+      end
+
+      // ---- DP: per row, read the low then the high words of A, B, C; DL lanes a clock through
+      // tsm_dp; write rd and rd+1 (or DSETP's predicates); then the SP rows' predicate events ----
+      E_DP_RD: begin
+        if (gexec == '0) begin
+          g_d = g_q + 1'b1;
+          if (32'(g_q) + 1 == G) st_d = E_RET;
+        end else begin
+          rf_raddr = {rowof(base_c, f_rc, g_q), rowof(base_c, f_rb, g_q), rowof(base_c, f_ra, g_q)};
+          st_d = E_DP_HI;
+        end
+      end
+      E_DP_HI, E_DP_HI2: begin
+        // Words of sources narrower than 64 bits, of RZ, and absent operands are 0; B from a
+        // constant bank is the 8-byte constant, an immediate the top 20 bits of a binary64.
+        logic hi;
+        hi = st_q == E_DP_HI2;
+        for (int l = 0; l < L; l++) begin
+          logic [31:0] a, b, c;
+          a = (rd_ra && f_ra != 8'd255 && (!hi || n_ra == 3'd2)) ? rf_rdata[32*l +: 32] : 32'd0;
+          b = (rd_b && f_rb != 8'd255 && (!hi || n_b == 3'd2)) ? rf_rdata[L*32 + 32*l +: 32] : 32'd0;
+          if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) b = hi ? bconst_hi_q : bconst_q;
+          if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM)
+            b = hi ? {tsm_isa_pkg::f_imm20(ci_q), 12'd0} : 32'd0;
+          c = (rd_rc && f_rc != 8'd255 && (!hi || n_rc == 3'd2)) ? rf_rdata[2*L*32 + 32*l +: 32] : 32'd0;
+          dpa_d[64*l + 32*32'(hi) +: 32] = a;
+          dpb_d[64*l + 32*32'(hi) +: 32] = b;
+          dpc_d[64*l + 32*32'(hi) +: 32] = c;
+        end
+        if (!hi) begin
+          rf_raddr = {rowof(base_c, f_rc + 8'd1, g_q), rowof(base_c, f_rb + 8'd1, g_q), rowof(base_c, f_ra + 8'd1, g_q)};
+          st_d = E_DP_HI2;
+        end else begin
+          cnt_d = '0;
+          st_d = E_DP_EX;
+        end
+      end
+      E_DP_EX: begin
+        // Feed step cnt (lanes cnt*DL ..), collect step cnt - DpStages.
+        logic [1:0] da, db, dc;
+        da = tsm_isa_pkg::dec_ra(ci_q);
+        db = tsm_isa_pkg::dec_b(ci_q);
+        dc = tsm_isa_pkg::dec_rc(ci_q);
+        if (cnt_q < 32'(DpSteps)) begin
+          dp_valid = 1'b1;
+          for (int d = 0; d < DL; d++) begin
+            logic [63:0] a;
+            logic [31:0] j;
+            j = cnt_q * DL + 32'(d);
+            a = dpa_q[64*j +: 64];
+            // The decorations act on the source's sign: bit 63, or 31 / 15 for F2F's narrower sources.
+            if (op == tsm_isa_pkg::OP_F2F && tsm_isa_pkg::f_sfmt(ci_q) == tsm_isa_pkg::FTYPE_F32)
+              a[31] = (a[31] & ~da[1]) ^ da[0];
+            else if (op == tsm_isa_pkg::OP_F2F && tsm_isa_pkg::f_sfmt(ci_q) == tsm_isa_pkg::FTYPE_F16)
+              a[15] = (a[15] & ~da[1]) ^ da[0];
+            else a[63] = (a[63] & ~da[1]) ^ da[0];
+            dp_a[64*d +: 64] = a;
+            dp_b[64*d +: 64] = {(dpb_q[64*j + 63] & ~db[1]) ^ db[0], dpb_q[64*j +: 63]};
+            dp_c[64*d +: 64] = {(dpc_q[64*j + 63] & ~dc[1]) ^ dc[0], dpc_q[64*j +: 63]};
+          end
+        end
+        if (cnt_q >= 32'(DpStages)) begin
+          for (int d = 0; d < DL; d++) begin
+            logic [31:0] j;
+            j = (cnt_q - 32'(DpStages)) * DL + 32'(d);
+            dpr_d[64*j +: 64] = dp_r[64*d +: 64];
+            dpp_d[j] = dp_p[d];
+          end
+        end
+        cnt_d = cnt_q + 32'd1;
+        if (cnt_q + 32'd1 == 32'(DpSteps + DpStages)) st_d = E_DP_WB;
+      end
+      E_DP_WB: begin
+        if (op == tsm_isa_pkg::OP_DSETP) begin
+          // As FSETP: Pd = t bop s, then Pq = !t bop s (Pq wins when both name one predicate).
+          for (int l = 0; l < L; l++) begin
+            logic sv, t, vd, vq;
+            logic [2:0] ps, pd, pq;
+            ps = tsm_isa_pkg::f_ps(ci_q);
+            pd = tsm_isa_pkg::f_pd(ci_q);
+            pq = tsm_isa_pkg::f_pq(ci_q);
+            sv = ((ps == 3'd7) ? 1'b1 : pred_q[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(ps)]) ^ tsm_isa_pkg::f_psn(ci_q);
+            t = dpp_q[l];
+            unique case (tsm_isa_pkg::f_bop(ci_q))
+              tsm_isa_pkg::BOP_AND: begin vd = t & sv; vq = ~t & sv; end
+              tsm_isa_pkg::BOP_OR:  begin vd = t | sv; vq = ~t | sv; end
+              default:              begin vd = t ^ sv; vq = ~t ^ sv; end
+            endcase
+            prow_d[8*l + 32'(pd)] = vd;
+            prow_d[8*l + 32'(pq)] = vq;
+            if (gexec[l]) begin
+              if (pd != 3'd7) pred_d[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(pd)] = vd;
+              if (pq != 3'd7) pred_d[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(pq)] = vq;
+            end
+          end
+          st_d = E_SP_P1;
+        end else begin
+          if (f_rd != 8'd255) begin
+            rf_we = gexec;
+            rf_waddr = rowof(base_c, f_rd, g_q);
+            for (int l = 0; l < L; l++) rf_wdata[32*l +: 32] = dpr_q[64*l +: 32];
+            eng_rf_busy = 1'b1;
+            ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = rf_wdata;
+          end
+          st_d = (n_rd == 3'd2) ? E_DP_WB2 : E_SP_P1;
+        end
+      end
+      E_DP_WB2: begin
+        if (f_rd != 8'd255) begin
+          rf_we = gexec;
+          rf_waddr = rowof(base_c, f_rd + 8'd1, g_q);
+          for (int l = 0; l < L; l++) rf_wdata[32*l +: 32] = dpr_q[64*l + 32 +: 32];
+          eng_rf_busy = 1'b1;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'd1; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
+          ev_data = rf_wdata;
+        end
+        st_d = E_SP_P1;
       end
 
       // ---- SFU: per row, SfuUnits lanes a clock ----
@@ -1815,8 +1985,8 @@ module tsm_sm #(
         hi_d[127:96] = '0;
         if (a64) begin
           hi_d[95:64] = (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) ? {32{imm_b[31]}} :
-                        (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST || f_rb == 8'd255) ? 32'd0 :
-                        rf_rdata[L*32 + 32*(32'(lane_q) % L) +: 32];
+                        (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) ? bconst_hi_q :
+                        (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(lane_q) % L) +: 32];
           hi_d[127:96] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*(32'(lane_q) % L) +: 32];
         end
         wa = buf_a_q[32*lane_q +: 32] >> 2;
@@ -2142,11 +2312,12 @@ module tsm_sm #(
       w_tid0_q <= '0; w_ld_q <= '0; w_st_q <= '0; pred_q <= '0; last_q <= WW'(W - 1);
       b_valid_q <= '0; b_ctaid_q <= '0; b_unfin_q <= '0; b_sbase_q <= '0;
       resident_q <= '0; pl_pend_q <= 1'b0; pl_linear_q <= '0; pl_ctaid_q <= '0;
-      cw_q <= '0; ci_q <= '0; cpc_q <= '0; cexec_q <= '0; cseq_q <= '0; bconst_q <= '0;
+      cw_q <= '0; ci_q <= '0; cpc_q <= '0; cexec_q <= '0; cseq_q <= '0; bconst_q <= '0; bconst_hi_q <= '0;
       npc_q <= '0; nact_q <= '0; nlive_q <= '0; g_q <= '0; k_q <= '0; lane_q <= '0; cnt_q <= '0;
       sidx_q <= '0; skind_q <= '0; spush_q <= '0; rel_pend_q <= 1'b0; fin_q <= 1'b0;
       rel_blk_q <= '0; rel_id_q <= '0; rel_val_q <= '0; rel_w_q <= '0; fin_id_q <= '0;
-      hi_q <= '0; row_q <= '0; res_q <= '0; prow_q <= '0; pwe1_q <= '0; pwe2_q <= '0;
+      hi_q <= '0; row_q <= '0; res_q <= '0;
+      dpa_q <= '0; dpb_q <= '0; dpc_q <= '0; dpr_q <= '0; dpp_q <= '0; prow_q <= '0; pwe1_q <= '0; pwe2_q <= '0;
       walk_q <= '0; clock_q <= '0; sclk_q <= '0; members_q <= '0; ballot_q <= '0; vres_q <= 1'b0;
       buf_a_q <= '0; buf_b_q <= '0; buf_c_q <= '0; lsp_q <= '0; lpend_q <= '0;
       slot_valid_q <= '0; slot_ret_q <= '0; slot_atom_q <= '0; slot_w64_q <= '0;
@@ -2171,11 +2342,12 @@ module tsm_sm #(
       w_tid0_q <= w_tid0_d; w_ld_q <= w_ld_d; w_st_q <= w_st_d; pred_q <= pred_d; last_q <= last_d;
       b_valid_q <= b_valid_d; b_ctaid_q <= b_ctaid_d; b_unfin_q <= b_unfin_d; b_sbase_q <= b_sbase_d;
       resident_q <= resident_d; pl_pend_q <= pl_pend_d; pl_linear_q <= pl_linear_d; pl_ctaid_q <= pl_ctaid_d;
-      cw_q <= cw_d; ci_q <= ci_d; cpc_q <= cpc_d; cexec_q <= cexec_d; cseq_q <= cseq_d; bconst_q <= bconst_d;
+      cw_q <= cw_d; ci_q <= ci_d; cpc_q <= cpc_d; cexec_q <= cexec_d; cseq_q <= cseq_d; bconst_q <= bconst_d; bconst_hi_q <= bconst_hi_d;
       npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; g_q <= g_d; k_q <= k_d; lane_q <= lane_d; cnt_q <= cnt_d;
       sidx_q <= sidx_d; skind_q <= skind_d; spush_q <= spush_d; rel_pend_q <= rel_pend_d; fin_q <= fin_d;
       rel_blk_q <= rel_blk_d; rel_id_q <= rel_id_d; rel_val_q <= rel_val_d; rel_w_q <= rel_w_d; fin_id_q <= fin_id_d;
-      hi_q <= hi_d; row_q <= row_d; res_q <= res_d; prow_q <= prow_d; pwe1_q <= pwe1_d; pwe2_q <= pwe2_d;
+      hi_q <= hi_d; row_q <= row_d; res_q <= res_d;
+      dpa_q <= dpa_d; dpb_q <= dpb_d; dpc_q <= dpc_d; dpr_q <= dpr_d; dpp_q <= dpp_d; prow_q <= prow_d; pwe1_q <= pwe1_d; pwe2_q <= pwe2_d;
       walk_q <= walk_d; clock_q <= clock_d; sclk_q <= sclk_d; members_q <= members_d; ballot_q <= ballot_d; vres_q <= vres_d;
       buf_a_q <= buf_a_d; buf_b_q <= buf_b_d; buf_c_q <= buf_c_d; lsp_q <= lsp_d; lpend_q <= lpend_d;
       slot_valid_q <= slot_valid_d; slot_ret_q <= slot_ret_d; slot_atom_q <= slot_atom_d; slot_w64_q <= slot_w64_d;

@@ -25,7 +25,7 @@ namespace tsm::randgen {
 const std::vector<std::string>& feature_names() {
   static const std::vector<std::string> names{"fp",     "convert", "mufu",  "wide",   "predication", "branch", "loop",
                                               "call",   "exit",    "global", "generic", "local",      "shared", "ldc",
-                                              "atomic", "satomic", "vote",  "shfl",   "bred",  "wideload", "f16", "membar"};
+                                              "atomic", "satomic", "vote",  "shfl",   "bred",  "wideload", "f16", "membar", "dp"};
   return names;
 }
 
@@ -265,6 +265,7 @@ class Gen {
   void alu_int();
   void alu_fp();
   void alu_cvt();
+  void alu_dp();
   void alu_mufu();
   void setp();  // a predicate from data
 
@@ -342,10 +343,12 @@ uint32_t Gen::data_word(Rng& r) {
 
 void Gen::alu_op() {
   unsigned w_int = 55, w_fp = has(Feature::Fp) ? 25 : 0, w_cvt = has(Feature::Convert) ? 12 : 0,
-           w_mufu = has(Feature::Mufu) ? 7 : 0;
-  unsigned r = rng_.below(w_int + w_fp + w_cvt + w_mufu);
+           w_mufu = has(Feature::Mufu) ? 7 : 0, w_dp = has(Feature::Dp) && cfg_.dp_units > 0 ? 14 : 0;
+  unsigned r = rng_.below(w_int + w_fp + w_cvt + w_mufu + w_dp);
   if (r < w_int) return alu_int();
   r -= w_int;
+  if (r < w_dp) return alu_dp();
+  r -= w_dp;
   if (r < w_fp) return alu_fp();
   r -= w_fp;
   if (r < w_cvt) return alu_cvt();
@@ -479,6 +482,55 @@ void Gen::alu_cvt() {
       unsigned it = rng_.below(has(Feature::Wide) ? 8 : 6);
       const bool wide = it >= 6;
       emit(fmt::format("{}I2F.{}.{}{} {}, {}", g, has(Feature::F16) && rng_.pct(25) ? "F16" : "F32", kItype[it], rnd(), R(rd()), R(wide ? rs2() : rs())));
+      break;
+    }
+  }
+}
+
+// binary64 on the DP unit: register pairs, 8-byte constants, or an immediate's top 20 bits.
+void Gen::alu_dp() {
+  const std::string g = guard();
+  static const uint32_t tops[] = {0x3FF00, 0xBFF00, 0x7FF00, 0xFFF00, 0x7FF80, 0x00000, 0x80000, 0x00001,
+                                  0x7FEFF, 0x43300, 0x41E00, 0x3FE00, 0x40000, 0xC3E00, 0x3CA00};
+  const auto b64 = [&](bool neg, bool abs) {
+    const unsigned r = rng_.below(100);
+    if (r < 20) return fmt::format("0d{:05X}00000000000", rng_.pct(80) ? rng_.pick(std::vector<uint32_t>(std::begin(tops), std::end(tops)))
+                                                                      : rng_.u32() & 0xFFFFFu);
+    std::string x = R(rs2());
+    if (r >= 82 && has(Feature::Ldc))
+      x = rng_.pct(60) ? fmt::format("c[0][tab+{}]", 8 * rng_.below(8)) : fmt::format("c[2][ctab+{}]", 8 * rng_.below(8));
+    return fdec(x, neg, abs);
+  };
+  const auto minus = [&] { return rng_.pct(25) ? "-" : ""; };
+  switch (rng_.below(8)) {
+    case 0: emit(fmt::format("{}DADD{} {}, {}, {}", g, rnd(), R(rd2()), fdec(R(rs2()), true, true), b64(true, true))); break;
+    case 1: emit(fmt::format("{}DMUL{} {}, {}{}, {}", g, rnd(), R(rd2()), minus(), R(rs2()), b64(false, false))); break;
+    case 2:
+      emit(fmt::format("{}DFMA{} {}, {}{}, {}, {}{}", g, rnd(), R(rd2()), minus(), R(rs2()), b64(false, false), minus(), R(rs2())));
+      break;
+    case 3: emit(fmt::format("{}DMNMX.{} {}, {}, {}", g, rng_.pct(50) ? "MIN" : "MAX", R(rd2()), R(rs2()), b64(false, false))); break;
+    case 4:
+      emit(fmt::format("{}DSETP.{}{} {}, {}, {}, {}, {}", g, kFcmp[rng_.below(14)], kBop[rng_.below(4)], Pn(pred()),
+                       rng_.pct(40) ? "PT" : Pn(pred()), fdec(R(rs2()), false, true), b64(false, true), ps()));
+      break;
+    case 5: {
+      // Destination, source: at least one of them binary64.
+      static const char* fmts[][2] = {{"F64", "F32"}, {"F32", "F64"}, {"F64", "F64"}, {"F64", "F16"}, {"F16", "F64"}};
+      const auto& f = fmts[rng_.below(has(Feature::F16) ? 5 : 3)];
+      const std::string dst = std::string(f[0]) == "F64" ? R(rd2()) : R(rd());
+      const std::string src = std::string(f[1]) == "F64" ? R(rs2()) : R(rs());
+      emit(fmt::format("{}F2F.{}.{}{}{}{}{} {}, {}", g, f[0], f[1], rng_.pct(40) ? ".RINT" : "", rnd(), ftz(), sat(), dst,
+                       fdec(src, true, true)));
+      break;
+    }
+    case 6: {
+      const unsigned it = rng_.below(has(Feature::Wide) ? 8 : 6);
+      emit(fmt::format("{}F2I.{}.F64{}{} {}, {}", g, kItype[it], kRnd[rng_.below(4)], ftz(), R(it >= 6 ? rd2() : rd()), R(rs2())));
+      break;
+    }
+    default: {
+      const unsigned it = rng_.below(has(Feature::Wide) ? 8 : 6);
+      emit(fmt::format("{}I2F.F64.{}{} {}, {}", g, kItype[it], rnd(), R(rd2()), R(it >= 6 ? rs2() : rs())));
       break;
     }
   }

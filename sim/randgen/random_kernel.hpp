@@ -60,6 +60,7 @@ enum class Feature : unsigned {
   WideLoad,      // 64- and 128-bit loads from global memory (LDG, LD): scattered lanes need up to 128 line requests
   F16,           // binary16 sources and results of F2F, F2I, I2F
   Membar,        // MEMBAR
+  Dp,            // DADD DMUL DFMA DMNMX DSETP and F2F/F2I/I2F with binary64 (configurations with a DP unit)
   Count
 };
 

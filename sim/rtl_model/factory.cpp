@@ -3,15 +3,20 @@
 
 #include <fmt/format.h>
 
+#include "model_table.hpp"
 #include "rtl_model/models.hpp"
 
 namespace tsm::rtl {
 
-std::vector<std::string> rtl_model_configs() { return {"small", "g80"}; }
+std::vector<std::string> rtl_model_configs() {
+  std::vector<std::string> names;
+  for (const auto& [name, make] : models::model_table()) names.push_back(name);
+  return names;
+}
 
 std::unique_ptr<GpuPins> make_gpu_model(const std::string& config, const std::vector<std::string>& verilator_args) {
-  if (config == "small") return models::make_small(verilator_args);
-  if (config == "g80") return models::make_g80(verilator_args);
+  for (const auto& [name, make] : models::model_table())
+    if (name == config) return make(verilator_args);
   throw std::invalid_argument(fmt::format("configuration '{}' has no RTL model in this build (models: {})", config,
                                           fmt::join(rtl_model_configs(), ", ")));
 }

@@ -12,11 +12,6 @@
 
 namespace tsm::rtl {
 
-namespace models {
-std::unique_ptr<GpuPins> make_small(const std::vector<std::string>& verilator_args);
-std::unique_ptr<GpuPins> make_g80(const std::vector<std::string>& verilator_args);
-}  // namespace models
-
 /// Configurations that have a Verilated model in this build.
 std::vector<std::string> rtl_model_configs();
 

@@ -82,6 +82,31 @@ void check_seeds(const std::string& config, uint64_t first, unsigned count) {
 TEST(Randgen, SmallKernelsAreLegalAndRunOnTheGoldenModel) { check_seeds("small", 1, 300); }
 TEST(Randgen, G80KernelsAreLegalAndRunOnTheGoldenModel) { check_seeds("g80", 5001, 150); }
 
+// DP instructions only where the configuration has a DP unit, and there they run on the golden model.
+TEST(Randgen, DoublePrecisionOnlyWithADpUnit) {
+  const std::vector<std::string> dp = {"DADD", "DMUL", "DFMA", "DMNMX", "DSETP", ".F64"};
+  const auto count_dp = [&](const std::string& src) {
+    unsigned n = 0;
+    for (const auto& m : dp)
+      for (size_t at = src.find(m); at != std::string::npos; at = src.find(m, at + 1)) ++n;
+    return n;
+  };
+  rg::RandomOptions small, gt200;
+  small.config = "small";
+  gt200.config = "gt200";
+  unsigned with_dp = 0;
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    EXPECT_EQ(count_dp(rg::generate(seed, small).source), 0u) << "seed " << seed;
+    const rg::RandomKernel k = rg::generate(seed, gt200);
+    with_dp += count_dp(k.source) > 0;
+    tsm::Runtime rt(config_named("gt200"), tsm::make_golden_backend());
+    EXPECT_NO_THROW(rg::run_kernel(rt, k)) << "seed " << seed;
+  }
+  EXPECT_GE(with_dp, 50u);
+  gt200.excluded = rg::parse_features("dp");
+  for (uint64_t seed = 1; seed <= 20; ++seed) EXPECT_EQ(count_dp(rg::generate(seed, gt200).source), 0u) << "seed " << seed;
+}
+
 TEST(Randgen, ExcludedFeaturesAreLeftOut) {
   const std::map<std::string, std::vector<std::string>> excluded = {
       {"vote", {"VOTE"}}, {"shfl", {"SHFL"}}, {"bred", {"BRED"}}, {"atomic,satomic", {"ATOM"}},
