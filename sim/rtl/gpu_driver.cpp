@@ -71,7 +71,7 @@ struct RtlBackend::Run {
   uint64_t cycle_limit = std::numeric_limits<uint64_t>::max();  // when the driver stops waiting
   uint64_t budget = std::numeric_limits<uint64_t>::max();
   uint64_t hang_cycles = std::numeric_limits<uint64_t>::max();
-  uint64_t last_progress = 0;          // the last clock with a commit event
+  uint64_t last_progress = 0;          // the last clock with a commit event or a write request
   uint64_t requests_since_progress = 0;
   uint64_t retired = 0;
   bool started = false;
@@ -122,10 +122,17 @@ void RtlBackend::cycle(Run& run, bool mmio_valid, bool mmio_write, uint32_t addr
     if (run.lockstep) run.lockstep->on_event(*e, cycle_);
   }
   run.read_data = pins_->mmio_rvalid() ? std::optional<uint32_t>(pins_->mmio_rdata()) : std::nullopt;
-  // Memory traffic alone is not progress: a GPU that keeps fetching but commits nothing is stuck.
+  // Reads alone are not progress: a GPU that keeps fetching but commits nothing is stuck. Writes
+  // are: placing a block zeroes its local memory before any of its instructions retires, which on
+  // a large block takes more clocks than the hang window.
   if (ready && pins_->mem_req_valid()) {
-    memory_.accept(pins_->mem_req(), cycle_);
+    const MemRequest req = pins_->mem_req();
+    memory_.accept(req, cycle_);
     ++run.requests_since_progress;
+    if (req.kind == kMemWrite) {
+      run.last_progress = cycle_;
+      run.requests_since_progress = 0;
+    }
   }
   if (response && pins_->mem_resp_ready()) memory_.pop();
   pins_->tick();
@@ -148,7 +155,7 @@ void RtlBackend::cycle(Run& run, bool mmio_valid, bool mmio_write, uint32_t addr
                                     run.max_cycles),
                         site);
   if (cycle_ - run.last_progress > run.hang_cycles)
-    throw PortError(fmt::format("the GPU hangs: no commit event for {} clocks while running kernel '{}' (clock {}, {} instructions "
+    throw PortError(fmt::format("the GPU hangs: no commit event or memory write for {} clocks while running kernel '{}' (clock {}, {} instructions "
                                 "retired; meanwhile {} memory requests, {} responses outstanding)",
                                 run.hang_cycles, kernel, cycle_, run.retired, run.requests_since_progress, memory_.outstanding()));
 }

@@ -317,7 +317,7 @@ TEST(RtlBackend, AGpuThatMakesNoProgressIsAHang) {
     rt->launch(id, "k", Dim3{1, 1, 1}, Dim3{32, 1, 1}, KernelArgs().ptr(p));
     FAIL() << "no hang reported";
   } catch (const rtl::PortError& e) {
-    EXPECT_TRUE(Contains(e.what(), "the GPU hangs: no commit event for 500 clocks while running kernel 'k'"));
+    EXPECT_TRUE(Contains(e.what(), "the GPU hangs: no commit event or memory write for 500 clocks while running kernel 'k'"));
   }
   // The next launch starts from reset (and, the script still hanging, hangs again).
   EXPECT_THROW(rt->launch(id, "k", Dim3{1, 1, 1}, Dim3{32, 1, 1}, KernelArgs().ptr(p)), rtl::PortError);
