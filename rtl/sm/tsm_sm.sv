@@ -138,7 +138,7 @@ module tsm_sm #(
     E_IDLE, E_HALT, E_FAULT, E_CLEAR,
     E_PL_START, E_PL_WALK, E_PL_ZERO, E_PL_LOCAL,
     E_FETCH, E_DECODE, E_IC_REQ, E_IC_WAIT, E_CONST, E_CONST_CHK, E_CC_REQ, E_CC_WAIT, E_DISPATCH,
-    E_SP_HI, E_SP_HI2, E_SP_RD, E_SP_EX, E_SP_WB, E_SP_WB2, E_SP_P1, E_SP_P2,
+    E_SP_HI, E_SP_HI2, E_SP_RD, E_SP_EX, E_SP_WB, E_SP_WB2, E_SP_P1, E_SP_P2, E_SP_ST,
     E_SFU_RD, E_SFU_FEED, E_SFU_WB,
     E_DP_RD, E_DP_HI, E_DP_HI2, E_DP_EX, E_DP_WB, E_DP_WB2,
     E_S2R, E_VOTE_RD, E_VOTE_CALC, E_VOTE_WB, E_VOTE_WP,
@@ -437,6 +437,12 @@ module tsm_sm #(
       default: dp_op = 4'd15;
     endcase
   end
+  // SP instructions that write one register and no predicate stream their rows (E_SP_ST).
+  logic sp_stream;
+  always_comb
+    sp_stream = !(op == tsm_isa_pkg::OP_ISETP || op == tsm_isa_pkg::OP_FSETP || op == tsm_isa_pkg::OP_PLOP ||
+                  (op == tsm_isa_pkg::OP_IADD && tsm_isa_pkg::f_cc(ci_q))) && n_rd != 3'd2;
+
   for (genvar d = 0; d < DL; d++) begin : g_dp
     tsm_dp #(.Stages(DpStages)) u_dp (
       .clk_i, .rst_ni, .valid_i(dp_valid), .op_i(dp_op), .a_i(dp_a[64*d +: 64]), .b_i(dp_b[64*d +: 64]),
@@ -989,6 +995,7 @@ module tsm_sm #(
               else if (op == tsm_isa_pkg::OP_SHFL) st_d = E_SHFL_RD;
               else if ((op == tsm_isa_pkg::OP_IMAD && tsm_isa_pkg::f_mulw(ci_q) == tsm_isa_pkg::MULW_WIDE) ||
                        (op == tsm_isa_pkg::OP_I2F && n_ra == 3'd2)) st_d = E_SP_HI;
+              else if (sp_stream) st_d = E_SP_ST;
               else st_d = E_SP_RD;
             end
           endcase
@@ -1049,7 +1056,6 @@ module tsm_sm #(
         st_d = E_SP_EX;
       end
       E_SP_RD: begin
-        perf_o[2] = 1'b1;
         if (gexec == '0) begin
           g_d = g_q + 1'b1;
           if (32'(g_q) + 1 == G) st_d = E_RET;
@@ -1058,13 +1064,38 @@ module tsm_sm #(
           st_d = E_SP_EX;
         end
       end
+      E_SP_ST: begin
+        // Rows stream at one a clock: clock i reads row i, executes row i-1, writes row i-2.
+        logic [GroupBits:0]   rr, rw;
+        logic [GroupBits-1:0] re;
+        logic [L-1:0]         lw;
+        rr = (GroupBits + 1)'(cnt_q);
+        re = GroupBits'(cnt_q - 32'd1);
+        rw = (GroupBits + 1)'(cnt_q - 32'd2);
+        if (cnt_q < 32'(G)) rf_raddr = {rowof(base_c, f_rc, rr), rowof(base_c, f_rb, rr), rowof(base_c, f_ra, rr)};
+        if (cnt_q >= 32'd1 && cnt_q <= 32'(G)) begin
+          perf_o[2] = 1'b1;
+          sp_valid = 1'b1;
+          for (int l = 0; l < L; l++)
+            sp_preds[8*l +: 8] = {1'b1, pred_q[(32*cw_q + 32'(re) * L + l)*7 +: 7]};
+        end
+        lw = rowlanes(cexec_q, rw);
+        if (cnt_q >= 32'd2 && lw != '0 && sp_we_o && f_rd != 8'd255) begin
+          rf_we = lw;
+          rf_waddr = rowof(base_c, f_rd, rw);
+          rf_wdata = sp_d;
+          eng_rf_busy = 1'b1;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = rw[GroupBits-1:0]; ev_lanes = lw; ev_data = sp_d;
+        end
+        cnt_d = cnt_q + 32'd1;
+        if (cnt_q == 32'(G) + 32'd1) st_d = E_RET;
+      end
       E_SP_EX: begin
         perf_o[2] = 1'b1;
         sp_valid = 1'b1;
         st_d = E_SP_WB;
       end
       E_SP_WB: begin
-        perf_o[2] = 1'b1;
         row_d = sp_dhi;
         prow_d = sp_preds_o;
         pwe1_d = '0;
