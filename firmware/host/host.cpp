@@ -31,6 +31,7 @@ bool run_matmul_tiled(Runtime& rt, const HostOptions& o);
 bool run_stencil2d(Runtime& rt, const HostOptions& o);
 bool run_fastmath(Runtime& rt, const HostOptions& o);
 bool run_mathlib(Runtime& rt, const HostOptions& o);
+bool run_madloop(Runtime& rt, const HostOptions& o);
 
 const std::vector<HostProgram>& host_programs() {
   static const std::vector<HostProgram> programs{
@@ -66,6 +67,8 @@ const std::vector<HostProgram>& host_programs() {
        run_fastmath, {32, 64, 100, 256, 512}},
       {"mathlib", "accurate float math library (sinf, powf, atan2f, ...) within the CUDA guide's ulp bounds",
        run_mathlib, {32, 64, 100, 256, 512}},
+      {"madloop", "MAD-bound: eight independent fmaf chains per thread on registers (the SP-throughput case)",
+       run_madloop, {32, 64, 100, 256, 512}},
   };
   return programs;
 }

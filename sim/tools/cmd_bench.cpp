@@ -86,6 +86,7 @@ void run_bench(unsigned repeat) {
       {"matmul_tiled", "rtl", "g80", false, 256},
       {"warpreduce", "rtl", "g80", false, 256},
       {"fastmath", "rtl", "g80", false, 256},
+      {"madloop", "rtl", "g80", false, 256},
   };
   fmt::print("{} repetitions each, medians; host time is the launches' only (compile and reference excluded)\n\n", repeat);
   fmt::print("{:<13} {:<7} {:<6} {:<4} {:>8} {:>12} {:>13} {:>12} {:>6} {:>6} {:>6} {:>8} {:>8} {:>8} {:>9} {:>8}\n", "program",
