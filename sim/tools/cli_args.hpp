@@ -4,13 +4,34 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <fstream>
 #include <optional>
+#include <sstream>
+#include <string>
 #include <string_view>
 #include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "config/occupancy.hpp"
 
 namespace tsm::tools {
+
+/// Prints "error: MESSAGE" and ends the command with exit code 1.
+[[noreturn]] inline void fail(const std::string& message) {
+  fmt::print(stderr, "error: {}\n", message);
+  throw CLI::RuntimeError(1);
+}
+
+/// The whole file at `path`, or fail() naming it.
+inline std::string read_text(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) fail(fmt::format("{}: cannot open", path));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
 
 /// Parses "X", "X,Y" or "X,Y,Z" ('x' also separates, as in "16x16"); missing dimensions are 1.
 inline std::optional<Dim3> parse_dim3(std::string_view text) {

@@ -18,15 +18,13 @@
 
 namespace {
 
+using tsm::tools::fail;
+using tsm::tools::read_text;
+
 using tsm::config::SmConfig;
 
 // Reports a user error the way every tsm-tool command does and ends the command with exit code 1
 // (CLI11 prints nothing more for a RuntimeError).
-[[noreturn]] void fail(const std::string& message) {
-  fmt::print(stderr, "error: {}\n", message);
-  throw CLI::RuntimeError(1);
-}
-
 const SmConfig& config_named(const std::string& name) {
   if (const SmConfig* config = tsm::config::find_config(name)) return *config;
   std::string known;

@@ -10,23 +10,15 @@
 
 #include <fmt/format.h>
 
+#include "cli_args.hpp"
+
 #include "isa/assembler.hpp"
 #include "isa/isa.hpp"
 
 namespace {
 
-[[noreturn]] void fail(const std::string& message) {
-  fmt::print(stderr, "error: {}\n", message);
-  throw CLI::RuntimeError(1);
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) fail(fmt::format("{}: cannot open", path));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using tsm::tools::fail;
+using tsm::tools::read_text;
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::trunc);

@@ -19,13 +19,11 @@
 
 namespace {
 
+using tsm::tools::fail;
+using tsm::tools::read_text;
+
 using tsm::DevicePtr;
 using tsm::Runtime;
-
-[[noreturn]] void fail(const std::string& message) {
-  fmt::print(stderr, "error: {}\n", message);
-  throw CLI::RuntimeError(1);
-}
 
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);

@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include <fmt/format.h>
+
+#include "cli_args.hpp"
 #include <fmt/ranges.h>
 
 #include "isa/assembler.hpp"
@@ -17,6 +19,9 @@
 #include "runtime/runtime.hpp"
 
 namespace {
+
+using tsm::tools::fail;
+using tsm::tools::read_text;
 
 namespace rg = tsm::randgen;
 
@@ -35,19 +40,6 @@ struct RandomCmd {
   std::vector<std::string> verilator_args;
   bool print_kernel = false;
 };
-
-[[noreturn]] void fail(const std::string& message) {
-  fmt::print(stderr, "error: {}\n", message);
-  throw CLI::RuntimeError(1);
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) fail(fmt::format("{}: cannot open", path));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::error_code ec;
