@@ -476,6 +476,8 @@ def gen_sv(t):
     flag("op_writes_rd", "writes register rd", lambda i: any(op["f"] == "rd" and op.get("role") == "dst" for op in i["operands"]))
     flag("op_writes_pd", "writes predicates pd/pq or pd2",
          lambda i: any(op["k"] == "pred" and op.get("role") == "dst" for op in i["operands"]))
+    flag("op_writes_pq", "writes the second predicate destination pq",
+         lambda i: any(op["f"] == "pq" and op.get("role") == "dst" for op in i["operands"]))
     flag("op_reads_ps", "reads predicate ps", lambda i: any(op["f"] == "ps" for op in i["operands"]))
     flag("op_uses_pcc", "reads/writes the carry predicate pcc", lambda i: any(op["f"] == "pcc" for op in i["operands"]))
     flag("op_mem_offset", "its memory operand [Ra+off] has the moff offset field",

@@ -355,7 +355,26 @@ module tsm_sm #(
   logic [4:0]  sreg_w;
   logic [23:0] target_w, moff_w;
   logic [11:0] bcount_w;
+  // Fields used inside lane loops, decoded once (each call inside a loop is its own logic in Yosys).
+  logic [2:0] pd2_w;
+  logic [2:0] ps_w;
+  logic       psn_w;
+  logic [2:0] pg_w;
+  logic       pgn_w;
+  logic [3:0] cbank_w;
+  logic [3:0] barid_w;
+  logic [2:0] pd_w;
+  logic [2:0] pq_w;
   always_comb begin
+    pd2_w = tsm_isa_pkg::f_pd2(ci_q);
+    ps_w = tsm_isa_pkg::f_ps(ci_q);
+    psn_w = tsm_isa_pkg::f_psn(ci_q);
+    pg_w = tsm_isa_pkg::f_pg(ci_q);
+    pgn_w = tsm_isa_pkg::f_pgn(ci_q);
+    cbank_w = tsm_isa_pkg::f_cbank(ci_q);
+    barid_w = tsm_isa_pkg::f_barid(ci_q);
+    pd_w = tsm_isa_pkg::f_pd(ci_q);
+    pq_w = tsm_isa_pkg::f_pq(ci_q);
     imm20_w = tsm_isa_pkg::f_imm20(ci_q);
     sreg_w = 5'(tsm_isa_pkg::f_sreg(ci_q));
     target_w = tsm_isa_pkg::f_target(ci_q);
@@ -437,11 +456,13 @@ module tsm_sm #(
       default: dp_op = 4'd15;
     endcase
   end
-  // SP instructions that write one register and no predicate stream their rows (E_SP_ST).
-  logic sp_stream;
-  always_comb
-    sp_stream = !(op == tsm_isa_pkg::OP_ISETP || op == tsm_isa_pkg::OP_FSETP || op == tsm_isa_pkg::OP_PLOP ||
-                  (op == tsm_isa_pkg::OP_IADD && tsm_isa_pkg::f_cc(ci_q))) && n_rd != 3'd2;
+  // SP instructions that write one register and no predicate stream their rows (E_SP_ST). Which
+  // instructions write predicates comes from the ISA table; IADD writes its carry only with .CC.
+  logic sp_pcc, sp_stream;
+  always_comb begin
+    sp_pcc = tsm_isa_pkg::op_uses_pcc(op) && tsm_isa_pkg::f_cc(ci_q);
+    sp_stream = !(tsm_isa_pkg::op_writes_pd(op) || sp_pcc) && n_rd != 3'd2;
+  end
 
   for (genvar d = 0; d < DL; d++) begin : g_dp
     tsm_dp #(.Stages(DpStages)) u_dp (
@@ -577,6 +598,7 @@ module tsm_sm #(
   logic [L-1:0]  gexec;              // exec lanes of row g_q
   logic [RA-1:0] base_c;
   logic [31:0]   act_c, live_c;
+  logic [32*7-1:0] wp_c, wp_d;        // the current warp's predicates: before, after this clock
   logic [BW-1:0] blk_c;
   logic [SPW-1:0] spt_c;
   logic          hazard;
@@ -647,10 +669,12 @@ module tsm_sm #(
     base_c = w_base_q[RA*cw_q +: RA];
     blk_c = w_blk_q[BW*cw_q +: BW];
     spt_c = w_sp_q[SPW*cw_q +: SPW];
+    wp_c = pred_q[32*7*cw_q +: 32*7];
+    wp_d = wp_c;
     guard = '0;
     for (int l = 0; l < 32; l++)
-      guard[l] = ((tsm_isa_pkg::f_pg(ci_q) == 3'd7) ? 1'b1 : pred_q[(32*cw_q + l)*7 + 32'(tsm_isa_pkg::f_pg(ci_q))])
-                 ^ tsm_isa_pkg::f_pgn(ci_q);
+      guard[l] = ((pg_w == 3'd7) ? 1'b1 : wp_c[l*7 + 32'(pg_w)])
+                 ^ pgn_w;
     gexec = rowlanes(cexec_q, g_q);
 
     // Operands of the SP lanes: row data of ports A, B, C; B replaced by the constant or immediate.
@@ -660,7 +684,7 @@ module tsm_sm #(
       if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) sp_b[32*l +: 32] = bconst_q;
       if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) sp_b[32*l +: 32] = imm_b;
       sp_c[32*l +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
-      sp_preds[8*l +: 8] = {1'b1, pred_q[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 +: 7]};
+      sp_preds[8*l +: 8] = {1'b1, wp_c[(32'(g_q[GroupBits-1:0]) * L + l)*7 +: 7]};
     end
 
     // Memory-operation decode.
@@ -741,11 +765,11 @@ module tsm_sm #(
         resp_fill_cc = 1'b1;
         cc_got_d = 1'b1;
       end else if (mem_resp_write_i) begin
-        id_busy_d[mem_resp_id_i] = 1'b0;
-        w_st_d[6*id_warp_q[WW*mem_resp_id_i +: WW] +: 6] = w_st_d[6*id_warp_q[WW*mem_resp_id_i +: WW] +: 6] - 6'd1;
+        begin for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(mem_resp_id_i)) ? (1'b0) : id_busy_d[i_]; end
+        begin for (int i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(id_warp_q[WW*mem_resp_id_i +: WW])) ? (w_st_d[6*i_ +: 6] - 6'd1) : w_st_d[6*i_ +: 6]; end
       end else begin
         resp_fill_rm = 1'b1;
-        resp_pend_d[mem_resp_id_i] = 1'b1;
+        begin for (int i_ = 0; i_ < NIds; i_++) resp_pend_d[i_] = (i_ == 32'(mem_resp_id_i)) ? (1'b1) : resp_pend_d[i_]; end
       end
       if (mem_resp_err_i && !flt_q && mem_resp_id_i < CcId) begin
         flt_d = 1'b1; flt_kind_d = F_OOB; flt_warp_d = 32'(id_warp_q[WW*mem_resp_id_i +: WW]);
@@ -802,10 +826,10 @@ module tsm_sm #(
       // ---- block placement ----
       E_PL_START: begin
         ev_valid = 1'b1; ev_kind = EV_PLACE; ev_data[31:0] = pl_linear_q;
-        b_valid_d[free_blk] = 1'b1;
-        b_ctaid_d[48*free_blk +: 48] = pl_ctaid_q;
-        b_unfin_d[5*free_blk +: 5] = warps_i[4:0];
-        b_sbase_d[SAW*free_blk +: SAW] = SAW'(32'(free_blk) * ((shared_i + 32'(SB*4 - 1)) & ~32'(SB*4 - 1)));
+        begin for (int i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(free_blk)) ? (1'b1) : b_valid_d[i_]; end
+        begin for (int i_ = 0; i_ < NB; i_++) b_ctaid_d[48*i_ +: 48] = (i_ == 32'(free_blk)) ? (pl_ctaid_q) : b_ctaid_d[48*i_ +: 48]; end
+        begin for (int i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(free_blk)) ? (warps_i[4:0]) : b_unfin_d[5*i_ +: 5]; end
+        begin for (int i_ = 0; i_ < NB; i_++) b_sbase_d[SAW*i_ +: SAW] = (i_ == 32'(free_blk)) ? (SAW'(32'(free_blk) * ((shared_i + 32'(SB*4 - 1)) & ~32'(SB*4 - 1)))) : b_sbase_d[SAW*i_ +: SAW]; end
         resident_d = resident_q + 32'd1;
         rel_blk_d = free_blk;    // the block being placed
         // Register rows of the block: slot * warps * regs * G.
@@ -819,18 +843,18 @@ module tsm_sm #(
       E_PL_WALK: begin
         // One thread a cycle; every 32nd starts a warp in the lowest free slot.
         if (cnt_q[4:0] == 5'd0) begin
-          w_valid_d[free_warp] = 1'b1;
-          w_wait_d[free_warp] = 1'b0; w_sb_d[free_warp] = 1'b0; w_atom_d[free_warp] = 1'b0; w_bred_d[free_warp] = 1'b0;
-          w_pc_d[32*free_warp +: 32] = entry_pc_i;
-          w_active_d[32*free_warp +: 32] = lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)));
-          w_live_d[32*free_warp +: 32] = lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)));
-          w_seq_d[32*free_warp +: 32] = '0;
-          w_blk_d[BW*free_warp +: BW] = rel_blk_q;
-          w_wib_d[5*free_warp +: 5] = k_q[4:0];
-          w_base_d[RA*free_warp +: RA] = RA'(row_q[31:0] + 32'(k_q) * regs_i * G);
-          w_sp_d[SPW*free_warp +: SPW] = '0;
-          w_tid0_d[3*DW*free_warp +: 3*DW] = walk_q;
-          w_ld_d[4*free_warp +: 4] = '0;
+          begin for (int i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(free_warp)) ? (1'b1) : w_valid_d[i_]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(free_warp)) ? (1'b0) : w_wait_d[i_]; end begin for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(free_warp)) ? (1'b0) : w_sb_d[i_]; end begin for (int i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(free_warp)) ? (1'b0) : w_atom_d[i_]; end begin for (int i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(free_warp)) ? (1'b0) : w_bred_d[i_]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? (entry_pc_i) : w_pc_d[32*i_ +: 32]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? (lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)))) : w_active_d[32*i_ +: 32]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? (lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)))) : w_live_d[32*i_ +: 32]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? ('0) : w_seq_d[32*i_ +: 32]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_blk_d[BW*i_ +: BW] = (i_ == 32'(free_warp)) ? (rel_blk_q) : w_blk_d[BW*i_ +: BW]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_wib_d[5*i_ +: 5] = (i_ == 32'(free_warp)) ? (k_q[4:0]) : w_wib_d[5*i_ +: 5]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_base_d[RA*i_ +: RA] = (i_ == 32'(free_warp)) ? (RA'(row_q[31:0] + 32'(k_q) * regs_i * G)) : w_base_d[RA*i_ +: RA]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(free_warp)) ? ('0) : w_sp_d[SPW*i_ +: SPW]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_tid0_d[3*DW*i_ +: 3*DW] = (i_ == 32'(free_warp)) ? (walk_q) : w_tid0_d[3*DW*i_ +: 3*DW]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(free_warp)) ? ('0) : w_ld_d[4*i_ +: 4]; end
           // w_st is not cleared: the slot's previous warp may have exited with stores in flight,
           // and their acknowledgements still count down.
           k_d = k_q + 6'd1;
@@ -892,11 +916,11 @@ module tsm_sm #(
           rq_mask = 16'hFFFF;
           rq_data = '0;
           if (free_id_ok && rq_room) begin
-            id_busy_d[free_id] = 1'b1;
-            id_store_d[free_id] = 1'b1;
-            id_addr_d[32*free_id +: 32] = rq_addr;
-            id_warp_d[WW*free_id +: WW] = rel_w_q;
-            w_st_d[6*rel_w_q +: 6] = w_st_d[6*rel_w_q +: 6] + 6'd1;
+            begin for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? (1'b1) : id_busy_d[i_]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? (1'b1) : id_store_d[i_]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (rq_addr) : id_addr_d[32*i_ +: 32]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? (rel_w_q) : id_warp_d[WW*i_ +: WW]; end
+            begin for (int i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(rel_w_q)) ? (w_st_d[6*i_ +: 6] + 6'd1) : w_st_d[6*i_ +: 6]; end
             cnt_d = cnt_q + 32'd1;
           end
         end
@@ -912,7 +936,7 @@ module tsm_sm #(
           ic_raddr = ($clog2(IcLines*IcChunks))'(((cpc_q / IcWords) % IcLines) * IcChunks + (cpc_q % IcWords) / 2);
           st_d = E_DECODE;
         end else begin
-          ic_vld_d[(cpc_q / IcWords) % IcLines] = 1'b0;
+          begin for (int i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? (1'b0) : ic_vld_d[i_]; end
           ic_cnt_d = '0;
           k_d = '0;
           st_d = E_IC_REQ;
@@ -934,8 +958,8 @@ module tsm_sm #(
       E_IC_WAIT: begin
         perf_o[6] = 1'b1;
         if (32'(ic_cnt_q) == IcChunks) begin
-          ic_vld_d[(cpc_q / IcWords) % IcLines] = 1'b1;
-          ic_tag_d[32*((cpc_q / IcWords) % IcLines) +: 32] = cpc_q / (IcWords * IcLines);
+          begin for (int i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? (1'b1) : ic_vld_d[i_]; end
+          begin for (int i_ = 0; i_ < IcLines; i_++) ic_tag_d[32*i_ +: 32] = (i_ == 32'(((cpc_q / IcWords) % IcLines))) ? (cpc_q / (IcWords * IcLines)) : ic_tag_d[32*i_ +: 32]; end
           st_d = E_FETCH;
         end
       end
@@ -952,10 +976,10 @@ module tsm_sm #(
             flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
             st_d = E_FAULT;
           end else if (hazard) begin
-            if (op != tsm_isa_pkg::OP_MEMBAR) w_sb_d[cw_q] = 1'b1;
+            if (op != tsm_isa_pkg::OP_MEMBAR) begin for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(cw_q)) ? (1'b1) : w_sb_d[i_]; end
             st_d = E_IDLE;
           end else if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) begin
-            caddr_d = cbank_base_i[32*tsm_isa_pkg::f_cbank(ci_q) +: 32] + 32'(tsm_isa_pkg::f_coff(ci_q));
+            caddr_d = cbank_base_i[32*cbank_w +: 32] + 32'(tsm_isa_pkg::f_coff(ci_q));
             st_d = E_CONST;
           end else begin
             cnt_d = 32'd1;
@@ -963,7 +987,7 @@ module tsm_sm #(
         end else begin
           // Go: the instruction issues.
           cseq_d = w_seq_q[32*cw_q +: 32];
-          w_seq_d[32*cw_q +: 32] = w_seq_q[32*cw_q +: 32] + 32'd1;
+          begin for (int i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (w_seq_q[32*cw_q +: 32] + 32'd1) : w_seq_d[32*i_ +: 32]; end
           npc_d = cpc_q + 32'd1;
           nact_d = act_c;
           nlive_d = live_c;
@@ -1077,7 +1101,7 @@ module tsm_sm #(
           perf_o[2] = 1'b1;
           sp_valid = 1'b1;
           for (int l = 0; l < L; l++)
-            sp_preds[8*l +: 8] = {1'b1, pred_q[(32*cw_q + 32'(re) * L + l)*7 +: 7]};
+            sp_preds[8*l +: 8] = {1'b1, wp_c[(32'(re) * L + l)*7 +: 7]};
         end
         lw = rowlanes(cexec_q, rw);
         if (cnt_q >= 32'd2 && lw != '0 && sp_we_o && f_rd != 8'd255) begin
@@ -1104,7 +1128,8 @@ module tsm_sm #(
         for (int l = 0; l < L; l++) begin
           if (gexec[l]) begin
             for (int p = 0; p < 7; p++)
-              if (sp_pwe_o[8*l + p]) pred_d[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 + p] = sp_preds_o[8*l + p];
+              for (int gg = 0; gg < G; gg++)
+                wp_d[(gg*L + l)*7 + p] = (32'(g_q[GroupBits-1:0]) == gg && sp_pwe_o[8*l + p]) ? sp_preds_o[8*l + p] : wp_d[(gg*L + l)*7 + p];
           end
         end
         if (sp_we_o && f_rd != 8'd255) begin
@@ -1134,15 +1159,13 @@ module tsm_sm #(
         p = 3'd7;
         named = 1'b0;
         if (st_q == E_SP_P1) begin
-          if (op == tsm_isa_pkg::OP_ISETP || op == tsm_isa_pkg::OP_FSETP || op == tsm_isa_pkg::OP_PLOP ||
-              op == tsm_isa_pkg::OP_DSETP) begin
-            p = tsm_isa_pkg::f_pd(ci_q); named = 1'b1;
-          end else if (op == tsm_isa_pkg::OP_IADD && tsm_isa_pkg::f_cc(ci_q)) begin
+          if (tsm_isa_pkg::op_writes_pd(op)) begin
+            p = pd_w; named = 1'b1;
+          end else if (sp_pcc) begin
             p = tsm_isa_pkg::f_pcc(ci_q); named = 1'b1;
           end
-        end else if ((op == tsm_isa_pkg::OP_ISETP || op == tsm_isa_pkg::OP_FSETP || op == tsm_isa_pkg::OP_DSETP) &&
-                     tsm_isa_pkg::f_pq(ci_q) != tsm_isa_pkg::f_pd(ci_q)) begin
-          p = tsm_isa_pkg::f_pq(ci_q); named = 1'b1;
+        end else if (tsm_isa_pkg::op_writes_pq(op) && pq_w != pd_w) begin
+          p = pq_w; named = 1'b1;
         end
         if (named && p != 3'd7) begin
           ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(p); ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
@@ -1181,9 +1204,9 @@ module tsm_sm #(
           if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM)
             b = hi ? {tsm_isa_pkg::f_imm20(ci_q), 12'd0} : 32'd0;
           c = (rd_rc && f_rc != 8'd255 && (!hi || n_rc == 3'd2)) ? rf_rdata[2*L*32 + 32*l +: 32] : 32'd0;
-          dpa_d[64*l + 32*32'(hi) +: 32] = a;
-          dpb_d[64*l + 32*32'(hi) +: 32] = b;
-          dpc_d[64*l + 32*32'(hi) +: 32] = c;
+          if (hi) dpa_d[64*l + 32 +: 32] = a; else dpa_d[64*l +: 32] = a;
+          if (hi) dpb_d[64*l + 32 +: 32] = b; else dpb_d[64*l +: 32] = b;
+          if (hi) dpc_d[64*l + 32 +: 32] = c; else dpc_d[64*l +: 32] = c;
         end
         if (!hi) begin
           rf_raddr = {rowof(base_c, f_rc + 8'd1, g_q), rowof(base_c, f_rb + 8'd1, g_q), rowof(base_c, f_ra + 8'd1, g_q)};
@@ -1221,8 +1244,8 @@ module tsm_sm #(
           for (int d = 0; d < DL; d++) begin
             logic [31:0] j;
             j = (cnt_q - 32'(DpStages)) * DL + 32'(d);
-            dpr_d[64*j +: 64] = dp_r[64*d +: 64];
-            dpp_d[j] = dp_p[d];
+            for (int jj = 0; jj < L; jj++)
+              if (j == jj) begin dpr_d[64*jj +: 64] = dp_r[64*d +: 64]; dpp_d[jj] = dp_p[d]; end
           end
         end
         cnt_d = cnt_q + 32'd1;
@@ -1234,21 +1257,23 @@ module tsm_sm #(
           for (int l = 0; l < L; l++) begin
             logic sv, t, vd, vq;
             logic [2:0] ps, pd, pq;
-            ps = tsm_isa_pkg::f_ps(ci_q);
-            pd = tsm_isa_pkg::f_pd(ci_q);
-            pq = tsm_isa_pkg::f_pq(ci_q);
-            sv = ((ps == 3'd7) ? 1'b1 : pred_q[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(ps)]) ^ tsm_isa_pkg::f_psn(ci_q);
+            ps = ps_w;
+            pd = pd_w;
+            pq = pq_w;
+            sv = ((ps == 3'd7) ? 1'b1 : wp_c[(32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(ps)]) ^ psn_w;
             t = dpp_q[l];
             unique case (tsm_isa_pkg::f_bop(ci_q))
               tsm_isa_pkg::BOP_AND: begin vd = t & sv; vq = ~t & sv; end
               tsm_isa_pkg::BOP_OR:  begin vd = t | sv; vq = ~t | sv; end
               default:              begin vd = t ^ sv; vq = ~t ^ sv; end
             endcase
-            prow_d[8*l + 32'(pd)] = vd;
-            prow_d[8*l + 32'(pq)] = vq;
+            for (int pp = 0; pp < 8; pp++) prow_d[8*l + pp] = (32'(pd) == pp) ? vd : prow_d[8*l + pp];
+            for (int pp = 0; pp < 8; pp++) prow_d[8*l + pp] = (32'(pq) == pp) ? vq : prow_d[8*l + pp];
             if (gexec[l]) begin
-              if (pd != 3'd7) pred_d[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(pd)] = vd;
-              if (pq != 3'd7) pred_d[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(pq)] = vq;
+              for (int gg = 0; gg < G; gg++) for (int pp = 0; pp < 7; pp++)
+                wp_d[(gg*L + l)*7 + pp] = (32'(g_q[GroupBits-1:0]) == gg && 32'(pd) == pp) ? vd : wp_d[(gg*L + l)*7 + pp];
+              for (int gg = 0; gg < G; gg++) for (int pp = 0; pp < 7; pp++)
+                wp_d[(gg*L + l)*7 + pp] = (32'(g_q[GroupBits-1:0]) == gg && 32'(pq) == pp) ? vq : wp_d[(gg*L + l)*7 + pp];
             end
           end
           st_d = E_SP_P1;
@@ -1301,7 +1326,8 @@ module tsm_sm #(
           k_d = k_q + 6'd1;
         end
         if (sfu_chunk_v) begin
-          for (int s = 0; s < S; s++) res_d[32*(32'(sfu_chunk_o) * S + s) +: 32] = sfu_r[32*s +: 32];
+          for (int c = 0; c < L / S; c++)
+            if (32'(sfu_chunk_o) == c) for (int s = 0; s < S; s++) res_d[32*(c * S + s) +: 32] = sfu_r[32*s +: 32];
           cnt_d = cnt_q + 32'd1;
           if (cnt_q + 32'd1 == L / S) st_d = E_SFU_WB;
         end
@@ -1390,8 +1416,8 @@ module tsm_sm #(
         mem = cexec_q & b;
         bal = '0;
         for (int l = 0; l < 32; l++)
-          bal[l] = mem[l] && (((tsm_isa_pkg::f_ps(ci_q) == 3'd7) ? 1'b1 : pred_q[(32*cw_q + l)*7 + 32'(tsm_isa_pkg::f_ps(ci_q))])
-                              ^ tsm_isa_pkg::f_psn(ci_q));
+          bal[l] = mem[l] && (((ps_w == 3'd7) ? 1'b1 : wp_c[l*7 + 32'(ps_w)])
+                              ^ psn_w);
         members_d = mem;
         ballot_d = bal;
         unique case (tsm_isa_pkg::f_vote(ci_q))
@@ -1413,12 +1439,14 @@ module tsm_sm #(
         st_d = E_VOTE_WP;
       end
       E_VOTE_WP: begin
-        if (gexec != '0 && tsm_isa_pkg::f_pd2(ci_q) != 3'd7) begin
+        if (gexec != '0 && pd2_w != 3'd7) begin
           for (int l = 0; l < L; l++) begin
-            if (gexec[l]) pred_d[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(tsm_isa_pkg::f_pd2(ci_q))] = vres_q;
+            if (gexec[l])
+              for (int gg = 0; gg < G; gg++) for (int pp = 0; pp < 7; pp++)
+                wp_d[(gg*L + l)*7 + pp] = (32'(g_q[GroupBits-1:0]) == gg && 32'(pd2_w) == pp) ? vres_q : wp_d[(gg*L + l)*7 + pp];
             ev_data[32*l] = vres_q;
           end
-          ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(tsm_isa_pkg::f_pd2(ci_q)); ev_group = g_q[GroupBits-1:0];
+          ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pd2_w); ev_group = g_q[GroupBits-1:0];
           ev_lanes = gexec;
         end
         g_d = g_q + 1'b1;
@@ -1436,9 +1464,9 @@ module tsm_sm #(
           b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
           if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) b = bconst_q;
           if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) b = imm_b;
-          buf_a_d[32*(32'(g_q[GroupBits-1:0]) * L + l) +: 32] = (f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32];
-          buf_b_d[32*(32'(g_q[GroupBits-1:0]) * L + l) +: 32] = b;
-          buf_c_d[32*(32'(g_q[GroupBits-1:0]) * L + l) +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
+          for (int gg = 0; gg < G; gg++) buf_a_d[32*(gg * L + l) +: 32] = (32'(g_q[GroupBits-1:0]) == gg) ? ((f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32]) : buf_a_d[32*(gg * L + l) +: 32];
+          for (int gg = 0; gg < G; gg++) buf_b_d[32*(gg * L + l) +: 32] = (32'(g_q[GroupBits-1:0]) == gg) ? (b) : buf_b_d[32*(gg * L + l) +: 32];
+          for (int gg = 0; gg < G; gg++) buf_c_d[32*(gg * L + l) +: 32] = (32'(g_q[GroupBits-1:0]) == gg) ? ((f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32]) : buf_c_d[32*(gg * L + l) +: 32];
         end
         g_d = g_q + 1'b1;
         if (32'(g_q) + 1 == G) begin
@@ -1483,12 +1511,14 @@ module tsm_sm #(
           end
           st_d = E_SHFL_WP;
         end else begin
-          if (gexec != '0 && tsm_isa_pkg::f_pd2(ci_q) != 3'd7) begin
+          if (gexec != '0 && pd2_w != 3'd7) begin
             for (int l = 0; l < L; l++) begin
-              if (gexec[l]) pred_d[(32*cw_q + 32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(tsm_isa_pkg::f_pd2(ci_q))] = okv[l];
+              if (gexec[l])
+              for (int gg = 0; gg < G; gg++) for (int pp = 0; pp < 7; pp++)
+                wp_d[(gg*L + l)*7 + pp] = (32'(g_q[GroupBits-1:0]) == gg && 32'(pd2_w) == pp) ? okv[l] : wp_d[(gg*L + l)*7 + pp];
               ev_data[32*l] = okv[l];
             end
-            ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(tsm_isa_pkg::f_pd2(ci_q)); ev_group = g_q[GroupBits-1:0];
+            ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pd2_w); ev_group = g_q[GroupBits-1:0];
             ev_lanes = gexec;
           end
           g_d = g_q + 1'b1;
@@ -1519,7 +1549,7 @@ module tsm_sm #(
               end else begin
                 stk_we = 1'b1;
                 stk_wdata = {K_DIV, act_c & ~cexec_q, cpc_q + 32'd1};
-                w_sp_d[SPW*cw_q +: SPW] = spt_c + 1'b1;
+                begin for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? (spt_c + 1'b1) : w_sp_d[SPW*i_ +: SPW]; end
                 nact_d = cexec_q;
                 npc_d = tgt;
               end
@@ -1537,7 +1567,7 @@ module tsm_sm #(
                 stk_we = 1'b1;
                 stk_wdata = {op == tsm_isa_pkg::OP_SSY ? K_SYNC : op == tsm_isa_pkg::OP_PBK ? K_BRK : K_RET, act_c,
                              op == tsm_isa_pkg::OP_CAL ? cpc_q + 32'd1 : tgt};
-                w_sp_d[SPW*cw_q +: SPW] = spt_c + 1'b1;
+                begin for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? (spt_c + 1'b1) : w_sp_d[SPW*i_ +: SPW]; end
                 if (op == tsm_isa_pkg::OP_CAL) npc_d = tgt;
               end
             end
@@ -1598,7 +1628,7 @@ module tsm_sm #(
         unique case (sw_q)
           SW_POP: begin
             // Pop the entry; keep popping while no lane is active.
-            w_sp_d[SPW*cw_q +: SPW] = SPW'(sidx_q);
+            begin for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? (SPW'(sidx_q)) : w_sp_d[SPW*i_ +: SPW]; end
             nact_d = emask & nlive_q;
             npc_d = epc;
             if ((emask & nlive_q) == '0 && sidx_q != '0) begin
@@ -1649,7 +1679,7 @@ module tsm_sm #(
 
       // ---- barriers ----
       E_BAR_RD: begin
-        bar_addr = ($clog2(NB*16))'(32'(blk_c) * 16 + 32'(tsm_isa_pkg::f_barid(ci_q)));
+        bar_addr = ($clog2(NB*16))'(32'(blk_c) * 16 + 32'(barid_w));
         if (cexec_q == '0) st_d = E_RET;
         else if (cexec_q != act_c || act_c != live_c) begin
           flt_kind_d = F_DIVBAR; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
@@ -1674,29 +1704,29 @@ module tsm_sm #(
         arrived = arrived + 6'd1;
         pv = '0;
         for (int l = 0; l < 32; l++)
-          pv[l] = cexec_q[l] && (((tsm_isa_pkg::f_ps(ci_q) == 3'd7) ? 1'b1 : pred_q[(32*cw_q + l)*7 + 32'(tsm_isa_pkg::f_ps(ci_q))])
-                                 ^ tsm_isa_pkg::f_psn(ci_q));
+          pv[l] = cexec_q[l] && (((ps_w == 3'd7) ? 1'b1 : wp_c[l*7 + 32'(ps_w)])
+                                 ^ psn_w);
         if (op == tsm_isa_pkg::OP_BRED) begin
           popc = popc + 10'(popc32(pv));
           nall = nall | (pv != cexec_q);
           any = any | (pv != '0);
-          w_bred_d[cw_q] = 1'b1;
-          w_bred_rd_d[8*cw_q +: 8] = f_rd;
-          w_bred_lanes_d[32*cw_q +: 32] = cexec_q;
-          w_bred_seq_d[32*cw_q +: 32] = cseq_q;
+          begin for (int i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(cw_q)) ? (1'b1) : w_bred_d[i_]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_bred_rd_d[8*i_ +: 8] = (i_ == 32'(cw_q)) ? (f_rd) : w_bred_rd_d[8*i_ +: 8]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_bred_lanes_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (cexec_q) : w_bred_lanes_d[32*i_ +: 32]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_bred_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (cseq_q) : w_bred_seq_d[32*i_ +: 32]; end
         end
         if (op == tsm_isa_pkg::OP_BRED || tsm_isa_pkg::f_barmode(ci_q) == tsm_isa_pkg::BARMODE_SYNC) begin
-          w_wait_d[cw_q] = 1'b1;
-          w_bar_d[4*cw_q +: 4] = tsm_isa_pkg::f_barid(ci_q);
+          begin for (int i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(cw_q)) ? (1'b1) : w_wait_d[i_]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_bar_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? (barid_w) : w_bar_d[4*i_ +: 4]; end
         end
         bar_we = 1'b1;
-        bar_addr = ($clog2(NB*16))'(32'(blk_c) * 16 + 32'(tsm_isa_pkg::f_barid(ci_q)));
+        bar_addr = ($clog2(NB*16))'(32'(blk_c) * 16 + 32'(barid_w));
         bar_wdata = {any, nall, popc, redop, count, arrived};
         expected = (count != '0) ? (32'(count) + 32'd31) / 32'd32 : 32'(b_unfin_q[5*blk_c +: 5]);
         if (32'(arrived) >= expected) begin
           rel_pend_d = 1'b1;
           rel_blk_d = blk_c;
-          rel_id_d = tsm_isa_pkg::f_barid(ci_q);
+          rel_id_d = barid_w;
           rel_val_d = (redop == tsm_isa_pkg::REDOP_POPC) ? 32'(popc) : (redop == tsm_isa_pkg::REDOP_AND) ? 32'(!nall) : 32'(any);
         end
         st_d = E_RET;
@@ -1766,7 +1796,7 @@ module tsm_sm #(
       E_LS_AG: begin
         for (int l = 0; l < L; l++) begin
           logic [5:0]  lane;
-          logic [31:0] lo, hi, off, a32, rel;
+          logic [31:0] lo, hi, off, a32, rel, ea;
           logic [32:0] sum_lo;
           logic [31:0] sum_hi;
           logic [1:0]  space;
@@ -1804,16 +1834,18 @@ module tsm_sm #(
               flt_lane_d = 32'(lane);
               st_d = E_FAULT;
             end
-            lsp_d[2*lane +: 2] = space;
             unique case (space)
-              SP_SHARED: buf_a_d[32*lane +: 32] = 32'(b_sbase_q[SAW*blk_c +: SAW]) + rel;
-              SP_LOCAL: buf_a_d[32*lane +: 32] = local_base_i + (rel >> 2) * LocalStride +
-                                                 (((sm_id_i * W + 32'(cw_q)) * 32 + 32'(lane)) << 2) + {30'd0, rel[1:0]};
-              default: buf_a_d[32*lane +: 32] = (op == tsm_isa_pkg::OP_LDC)
-                                                ? cbank_base_i[32*tsm_isa_pkg::f_cbank(ci_q) +: 32] + rel : a32;
+              SP_SHARED: ea = 32'(b_sbase_q[SAW*blk_c +: SAW]) + rel;
+              SP_LOCAL: ea = local_base_i + (rel >> 2) * LocalStride +
+                             (((sm_id_i * W + 32'(cw_q)) * 32 + 32'(lane)) << 2) + {30'd0, rel[1:0]};
+              default: ea = (op == tsm_isa_pkg::OP_LDC) ? cbank_base_i[32*cbank_w +: 32] + rel : a32;
             endcase
+            for (int gg = 0; gg < G; gg++)
+              if (32'(g_q[GroupBits-1:0]) == gg) begin lsp_d[2*(gg*L + l) +: 2] = space; buf_a_d[32*(gg*L + l) +: 32] = ea; end
           end
-          if (gexec[l]) buf_b_d[32*lane +: 32] = (f_rd == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
+          if (gexec[l])
+            for (int gg = 0; gg < G; gg++)
+              if (32'(g_q[GroupBits-1:0]) == gg) buf_b_d[32*(gg*L + l) +: 32] = (f_rd == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
         end
         if (st_d != E_FAULT) begin
           g_d = g_q + 1'b1;
@@ -1831,34 +1863,35 @@ module tsm_sm #(
             if (shmask == '0) st_d = (glmask != '0) ? E_AS_RD : E_RET;
           end
         end else begin
-          logic [15:0] pend;
-          logic        h;
+          logic [15:0]    pend;
+          logic           h;
+          logic [16*32-1:0] hba, hwd;   // the half-warp's byte addresses and store data
+          logic [16*4-1:0]  hbe;        // and byte enables
           h = cnt_q[0];
           pend = lpend_q[16*h +: 16];
+          hba = h ? buf_a_q[32*16 +: 32*16] : buf_a_q[0 +: 32*16];
+          hwd = h ? buf_b_q[32*16 +: 32*16] : buf_b_q[0 +: 32*16];
+          for (int li = 0; li < 16; li++) begin
+            hba[32*li +: 32] = hba[32*li +: 32] + (32'(k_q) << 2);
+            hbe[4*li +: 4] = nbytes == 5'd1 ? (4'b0001 << hba[32*li +: 2]) : nbytes == 5'd2 ? (4'b0011 << hba[32*li +: 2]) : 4'b1111;
+          end
           // Each bank: the lowest served lane's word; stores merge the served lanes in lane order.
           for (int j = 0; j < SB; j++) begin
-            for (int li = 15; li >= 0; li--) begin
-              logic [31:0] wa;
-              wa = (buf_a_q[32*(16*32'(h) + li) +: 32] + (32'(k_q) << 2)) >> 2;
-              if (sh_serve[li] && wa % SB == j) sh_addr[SRW*j +: SRW] = SRW'(wa / SB);
-            end
+            for (int li = 15; li >= 0; li--)
+              if (sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j) sh_addr[SRW*j +: SRW] = SRW'((hba[32*li +: 32] >> 2) / SB);
             for (int li = 0; li < 16; li++) begin
-              logic [31:0] ba, wa;
-              logic [3:0]  be;
-              ba = buf_a_q[32*(16*32'(h) + li) +: 32] + (32'(k_q) << 2);
-              wa = ba >> 2;
-              be = nbytes == 5'd1 ? (4'b0001 << ba[1:0]) : nbytes == 5'd2 ? (4'b0011 << ba[1:0]) : 4'b1111;
-              if (is_store && sh_serve[li] && wa % SB == j) begin
+              if (is_store && sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j) begin
                 sh_we[j] = 1'b1;
-                sh_be[4*j +: 4] = sh_be[4*j +: 4] | be;
+                sh_be[4*j +: 4] = sh_be[4*j +: 4] | hbe[4*li +: 4];
                 for (int bb = 0; bb < 4; bb++)
-                  if (be[bb]) sh_wdata[32*j + 8*bb +: 8] = 8'(buf_b_q[32*(16*32'(h) + li) +: 32] >> (8 * (bb - 32'(ba[1:0]))));
+                  if (hbe[4*li + bb])
+                    sh_wdata[32*j + 8*bb +: 8] = 8'(hwd[32*li +: 32] >> (8 * (bb - 32'(hba[32*li +: 2]))));
               end
             end
           end
           members_d = '0;
-          members_d[16*h +: 16] = sh_serve;
-          lpend_d[16*h +: 16] = pend & ~sh_serve;
+          if (h) begin members_d[31:16] = sh_serve; lpend_d[31:16] = pend & ~sh_serve; end
+          else begin members_d[15:0] = sh_serve; lpend_d[15:0] = pend & ~sh_serve; end
           if ((pend & ~sh_serve) != '0) perf_o[8] = 1'b1;  // a bank conflict costs a step
           if (pend == '0) begin
             // This half-warp is done.
@@ -1872,13 +1905,14 @@ module tsm_sm #(
       end
       E_LS_SHDATA: begin
         for (int li = 0; li < 16; li++) begin
-          logic [31:0] ba, wa;
+          logic [31:0] ba, wa, v;
           logic h;
           h = cnt_q[0];
           ba = buf_a_q[32*(16*32'(h) + li) +: 32] + (32'(k_q) << 2);
           wa = ba >> 2;
+          v = extract({96'd0, sh_rdata[32*(wa % SB) +: 32]}, {2'b00, ba[1:0]}, msz);
           if (members_q[16*h + li])
-            buf_c_d[32*(16*32'(h) + li) +: 32] = extract({96'd0, sh_rdata[32*(wa % SB) +: 32]}, {2'b00, ba[1:0]}, msz);
+            for (int hh = 0; hh < 2; hh++) buf_c_d[32*(16*hh + li) +: 32] = (32'(h) == hh) ? v : buf_c_d[32*(16*hh + li) +: 32];
         end
         st_d = E_LS_SH;
       end
@@ -1929,21 +1963,22 @@ module tsm_sm #(
           if (free_slot_ok) begin
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
-            slot_valid_d[free_slot] = 1'b1;
-            slot_ret_d[free_slot] = 1'b0;
-            slot_atom_d[free_slot] = 1'b0;
-            slot_w64_d[free_slot] = 1'b0;
-            slot_warp_d[WW*free_slot +: WW] = cw_q;
-            slot_rd_d[8*free_slot +: 8] = f_rd;
-            slot_n_d[3*free_slot +: 3] = nwords;
-            slot_msz_d[3*free_slot +: 3] = msz;
-            slot_out_d[7*free_slot +: 7] = '0;
-            slot_seq_d[32*free_slot +: 32] = cseq_q;
-            slot_pc_d[32*free_slot +: 32] = cpc_q;
-            slot_act_d[32*free_slot +: 32] = act_c;
-            slot_exec_d[32*free_slot +: 32] = cexec_q;
-            for (int q = 0; q < 32; q++) slot_off_d[32*4*free_slot + 4*q +: 4] = buf_a_q[32*q +: 4];
-            w_ld_d[4*cw_q +: 4] = w_ld_d[4*cw_q +: 4] + 4'd1;
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(free_slot)) ? (1'b1) : slot_valid_d[i_]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(free_slot)) ? (1'b0) : slot_ret_d[i_]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(free_slot)) ? (1'b0) : slot_atom_d[i_]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_w64_d[i_] = (i_ == 32'(free_slot)) ? (1'b0) : slot_w64_d[i_]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_warp_d[WW*i_ +: WW] = (i_ == 32'(free_slot)) ? (cw_q) : slot_warp_d[WW*i_ +: WW]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_rd_d[8*i_ +: 8] = (i_ == 32'(free_slot)) ? (f_rd) : slot_rd_d[8*i_ +: 8]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_n_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? (nwords) : slot_n_d[3*i_ +: 3]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_msz_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? (msz) : slot_msz_d[3*i_ +: 3]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(free_slot)) ? ('0) : slot_out_d[7*i_ +: 7]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_seq_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (cseq_q) : slot_seq_d[32*i_ +: 32]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_pc_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (cpc_q) : slot_pc_d[32*i_ +: 32]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_act_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (act_c) : slot_act_d[32*i_ +: 32]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_exec_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (cexec_q) : slot_exec_d[32*i_ +: 32]; end
+            for (int i_ = 0; i_ < NSlots; i_++)
+              if (i_ == 32'(free_slot)) for (int q = 0; q < 32; q++) slot_off_d[32*4*i_ + 4*q +: 4] = buf_a_q[32*q +: 4];
+            begin for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? (w_ld_d[4*i_ +: 4] + 4'd1) : w_ld_d[4*i_ +: 4]; end
           end else perf_o[7] = 1'b0;
         end else begin
           rq_valid = free_id_ok;
@@ -1953,18 +1988,18 @@ module tsm_sm #(
           rq_mask = mask;  // reads name the bytes they need too, so the memory can check them
           rq_data = is_store ? data : 128'd0;
           if (free_id_ok && rq_room) begin
-            id_busy_d[free_id] = 1'b1;
-            id_store_d[free_id] = is_store;
-            id_slot_d[3*free_id +: 3] = 3'(cslot_q);
-            id_k_d[2*free_id +: 2] = 2'(k_q);
-            id_lanes_d[32*free_id +: 32] = match;
-            id_addr_d[32*free_id +: 32] = line;
-            id_loc_d[free_id] = lsp_q[2*p +: 2] == SP_LOCAL;
-            id_warp_d[WW*free_id +: WW] = cw_q;
+            begin for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? (1'b1) : id_busy_d[i_]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? (is_store) : id_store_d[i_]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_slot_d[3*i_ +: 3] = (i_ == 32'(free_id)) ? (3'(cslot_q)) : id_slot_d[3*i_ +: 3]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_k_d[2*i_ +: 2] = (i_ == 32'(free_id)) ? (2'(k_q)) : id_k_d[2*i_ +: 2]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_lanes_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (match) : id_lanes_d[32*i_ +: 32]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (line) : id_addr_d[32*i_ +: 32]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_loc_d[i_] = (i_ == 32'(free_id)) ? (lsp_q[2*p +: 2] == SP_LOCAL) : id_loc_d[i_]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? (cw_q) : id_warp_d[WW*i_ +: WW]; end
             lpend_d = lpend_q & ~match;
             perf_o[7] = 1'b1;
-            if (is_store) w_st_d[6*cw_q +: 6] = w_st_d[6*cw_q +: 6] + 6'd1;
-            else slot_out_d[7*cslot_q +: 7] = slot_out_d[7*cslot_q +: 7] + 7'd1;
+            if (is_store) begin for (int i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(cw_q)) ? (w_st_d[6*i_ +: 6] + 6'd1) : w_st_d[6*i_ +: 6]; end
+            else begin for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(cslot_q)) ? (slot_out_d[7*i_ +: 7] + 7'd1) : slot_out_d[7*i_ +: 7]; end
             if (is_store && lsp_q[2*p +: 2] == SP_GLOBAL) begin
               ev_valid = 1'b1; ev_kind = EV_STORE; ev_addr = line; ev_mask = mask; ev_wdata = data;
             end
@@ -1978,12 +2013,12 @@ module tsm_sm #(
         else st_d = E_LS_DONE;
       end
       E_LS_DONE: begin
-        if (cslot_ok_q) slot_ret_d[cslot_q] = 1'b1;
+        if (cslot_ok_q) begin for (int i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(cslot_q)) ? (1'b1) : slot_ret_d[i_]; end
         if (is_atom && cslot_ok_q) begin
           // A global atomic retires when its old values are back (the response processor).
-          slot_atom_d[cslot_q] = 1'b1;
-          w_atom_d[cw_q] = 1'b1;
-          w_pc_d[32*cw_q +: 32] = npc_q;
+          begin for (int i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(cslot_q)) ? (1'b1) : slot_atom_d[i_]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(cw_q)) ? (1'b1) : w_atom_d[i_]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (npc_q) : w_pc_d[32*i_ +: 32]; end
           perf_o[0] = 1'b1;
           perf_lanes_o = popc32(cexec_q);
           st_d = E_IDLE;
@@ -2065,8 +2100,7 @@ module tsm_sm #(
           sh_be[4*((wa + 1) % SB) +: 4] = 4'hF;
           sh_wdata[32*((wa + 1) % SB) +: 32] = nv[63:32];
         end
-        buf_c_d[32*lane_q +: 32] = old[31:0];
-        buf_b_d[32*lane_q +: 32] = old[63:32];
+        for (int q = 0; q < 32; q++) if (32'(lane_q) == q) begin buf_c_d[32*q +: 32] = old[31:0]; buf_b_d[32*q +: 32] = old[63:32]; end
         lpend_d = lpend_q & ~(32'd1 << lane_q);
         st_d = E_LS_SH;
       end
@@ -2099,20 +2133,20 @@ module tsm_sm #(
           if (free_slot_ok) begin
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
-            slot_valid_d[free_slot] = 1'b1;
-            slot_ret_d[free_slot] = 1'b0;
-            slot_atom_d[free_slot] = 1'b1;
-            slot_w64_d[free_slot] = a64;
-            slot_warp_d[WW*free_slot +: WW] = cw_q;
-            slot_rd_d[8*free_slot +: 8] = f_rd;
-            slot_n_d[3*free_slot +: 3] = a64 ? 3'd2 : 3'd1;
-            slot_msz_d[3*free_slot +: 3] = tsm_isa_pkg::MSZ_32;
-            slot_out_d[7*free_slot +: 7] = '0;
-            slot_seq_d[32*free_slot +: 32] = cseq_q;
-            slot_pc_d[32*free_slot +: 32] = cpc_q;
-            slot_act_d[32*free_slot +: 32] = act_c;
-            slot_exec_d[32*free_slot +: 32] = cexec_q;
-            w_ld_d[4*cw_q +: 4] = w_ld_d[4*cw_q +: 4] + 4'd1;
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(free_slot)) ? (1'b1) : slot_valid_d[i_]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(free_slot)) ? (1'b0) : slot_ret_d[i_]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(free_slot)) ? (1'b1) : slot_atom_d[i_]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_w64_d[i_] = (i_ == 32'(free_slot)) ? (a64) : slot_w64_d[i_]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_warp_d[WW*i_ +: WW] = (i_ == 32'(free_slot)) ? (cw_q) : slot_warp_d[WW*i_ +: WW]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_rd_d[8*i_ +: 8] = (i_ == 32'(free_slot)) ? (f_rd) : slot_rd_d[8*i_ +: 8]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_n_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? (a64 ? 3'd2 : 3'd1) : slot_n_d[3*i_ +: 3]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_msz_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? (tsm_isa_pkg::MSZ_32) : slot_msz_d[3*i_ +: 3]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(free_slot)) ? ('0) : slot_out_d[7*i_ +: 7]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_seq_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (cseq_q) : slot_seq_d[32*i_ +: 32]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_pc_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (cpc_q) : slot_pc_d[32*i_ +: 32]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_act_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (act_c) : slot_act_d[32*i_ +: 32]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_exec_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (cexec_q) : slot_exec_d[32*i_ +: 32]; end
+            begin for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? (w_ld_d[4*i_ +: 4] + 4'd1) : w_ld_d[4*i_ +: 4]; end
           end
         end else begin
           rq_valid = free_id_ok;
@@ -2122,15 +2156,15 @@ module tsm_sm #(
           rq_data = {hi_q[127:96], hi_q[63:32], hi_q[95:64], hi_q[31:0]};
           rq_atom = {is_cas, tsm_isa_pkg::f_atype(ci_q), is_cas ? 4'd0 : tsm_isa_pkg::f_aop(ci_q)};
           if (free_id_ok && rq_room) begin
-            id_busy_d[free_id] = 1'b1;
-            id_store_d[free_id] = 1'b0;
-            id_slot_d[3*free_id +: 3] = 3'(cslot_q);
-            id_k_d[2*free_id +: 2] = 2'd0;
-            id_lanes_d[32*free_id +: 32] = 32'd1 << lane_q;
-            id_addr_d[32*free_id +: 32] = buf_a_q[32*lane_q +: 32];
-            id_loc_d[free_id] = 1'b0;
-            id_warp_d[WW*free_id +: WW] = cw_q;
-            slot_out_d[7*cslot_q +: 7] = slot_out_d[7*cslot_q +: 7] + 7'd1;
+            begin for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? (1'b1) : id_busy_d[i_]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? (1'b0) : id_store_d[i_]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_slot_d[3*i_ +: 3] = (i_ == 32'(free_id)) ? (3'(cslot_q)) : id_slot_d[3*i_ +: 3]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_k_d[2*i_ +: 2] = (i_ == 32'(free_id)) ? (2'd0) : id_k_d[2*i_ +: 2]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_lanes_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (32'd1 << lane_q) : id_lanes_d[32*i_ +: 32]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (buf_a_q[32*lane_q +: 32]) : id_addr_d[32*i_ +: 32]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_loc_d[i_] = (i_ == 32'(free_id)) ? (1'b0) : id_loc_d[i_]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? (cw_q) : id_warp_d[WW*i_ +: WW]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(cslot_q)) ? (slot_out_d[7*i_ +: 7] + 7'd1) : slot_out_d[7*i_ +: 7]; end
             lpend_d = lpend_q & ~(32'd1 << lane_q);
             perf_o[7] = 1'b1;
             st_d = ((lpend_q & ~(32'd1 << lane_q)) == '0) ? E_LS_DONE : E_AS_RD;
@@ -2141,9 +2175,9 @@ module tsm_sm #(
       // ---- retire and warp end ----
       E_RET: begin
         ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_active = act_c; ev_exec = cexec_q; ev_exit = nlive_q == '0;
-        w_pc_d[32*cw_q +: 32] = npc_q;
-        w_active_d[32*cw_q +: 32] = nact_q;
-        w_live_d[32*cw_q +: 32] = nlive_q;
+        begin for (int i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (npc_q) : w_pc_d[32*i_ +: 32]; end
+        begin for (int i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (nact_q) : w_active_d[32*i_ +: 32]; end
+        begin for (int i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (nlive_q) : w_live_d[32*i_ +: 32]; end
         perf_o[0] = 1'b1;
         perf_lanes_o = popc32(cexec_q);
         if (nlive_q == '0) st_d = E_FIN;
@@ -2153,10 +2187,10 @@ module tsm_sm #(
         end else st_d = E_IDLE;
       end
       E_FIN: begin
-        w_valid_d[cw_q] = 1'b0;
-        b_unfin_d[5*blk_c +: 5] = b_unfin_q[5*blk_c +: 5] - 5'd1;
+        begin for (int i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(cw_q)) ? (1'b0) : w_valid_d[i_]; end
+        begin for (int i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(blk_c)) ? (b_unfin_q[5*blk_c +: 5] - 5'd1) : b_unfin_d[5*i_ +: 5]; end
         if (b_unfin_q[5*blk_c +: 5] == 5'd1) begin
-          b_valid_d[blk_c] = 1'b0;
+          begin for (int i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(blk_c)) ? (1'b0) : b_valid_d[i_]; end
           resident_d = resident_q - 32'd1;
           st_d = E_IDLE;
         end else begin
@@ -2219,9 +2253,9 @@ module tsm_sm #(
           end
         end
         if (drained) begin
-          slot_valid_d[dsl] = 1'b0;
-          w_ld_d[4*slot_warp_q[WW*dsl +: WW] +: 4] = w_ld_d[4*slot_warp_q[WW*dsl +: WW] +: 4] - 4'd1;
-          w_sb_d[slot_warp_q[WW*dsl +: WW]] = 1'b0;
+          begin for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(dsl)) ? (1'b0) : slot_valid_d[i_]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(slot_warp_q[WW*dsl +: WW])) ? (w_ld_d[4*i_ +: 4] - 4'd1) : w_ld_d[4*i_ +: 4]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(slot_warp_q[WW*dsl +: WW])) ? (1'b0) : w_sb_d[i_]; end
         end else if (found) begin
           rm_raddr = pid_d;
           pg_d = '0;
@@ -2263,9 +2297,9 @@ module tsm_sm #(
             pg_d = pg_q + 1'b1;
           end
           if (last) begin
-            id_busy_d[pid_q] = 1'b0;
-            resp_pend_d[pid_q] = 1'b0;
-            slot_out_d[7*sl +: 7] = slot_out_d[7*sl +: 7] - 7'd1;
+            begin for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(pid_q)) ? (1'b0) : id_busy_d[i_]; end
+            begin for (int i_ = 0; i_ < NIds; i_++) resp_pend_d[i_] = (i_ == 32'(pid_q)) ? (1'b0) : resp_pend_d[i_]; end
+            begin for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(sl)) ? (slot_out_d[7*i_ +: 7] - 7'd1) : slot_out_d[7*i_ +: 7]; end
             ps_d = P_IDLE;
             if (slot_out_q[7*sl +: 7] == 7'd1 && slot_ret_q[sl]) begin
               // The ID is free again from the next clock: P_RET keeps the slot itself.
@@ -2274,9 +2308,9 @@ module tsm_sm #(
                 pslot_d = sl;
               end
               else begin
-                slot_valid_d[sl] = 1'b0;
-                w_ld_d[4*pw +: 4] = w_ld_d[4*pw +: 4] - 4'd1;
-                w_sb_d[pw] = 1'b0;
+                begin for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(sl)) ? (1'b0) : slot_valid_d[i_]; end
+                begin for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(pw)) ? (w_ld_d[4*i_ +: 4] - 4'd1) : w_ld_d[4*i_ +: 4]; end
+                begin for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(pw)) ? (1'b0) : w_sb_d[i_]; end
               end
             end
           end
@@ -2290,10 +2324,10 @@ module tsm_sm #(
         if (!ev_valid) begin
           ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_warp = pw; ev_seq = slot_seq_q[32*sl +: 32]; ev_pc = slot_pc_q[32*sl +: 32];
           ev_active = slot_act_q[32*sl +: 32]; ev_exec = slot_exec_q[32*sl +: 32]; ev_exit = 1'b0;
-          slot_valid_d[sl] = 1'b0;
-          w_ld_d[4*pw +: 4] = w_ld_d[4*pw +: 4] - 4'd1;
-          w_sb_d[pw] = 1'b0;
-          w_atom_d[pw] = 1'b0;
+          begin for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(sl)) ? (1'b0) : slot_valid_d[i_]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(pw)) ? (w_ld_d[4*i_ +: 4] - 4'd1) : w_ld_d[4*i_ +: 4]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(pw)) ? (1'b0) : w_sb_d[i_]; end
+          begin for (int i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(pw)) ? (1'b0) : w_atom_d[i_]; end
           ps_d = P_IDLE;
         end
       end
@@ -2321,6 +2355,8 @@ module tsm_sm #(
       resp_pend_d = '0;
       w_st_d = '0;
     end
+    // The current warp's predicates go back with constant indices (see §2.11 of docs/sm-rtl.md).
+    for (int w = 0; w < W; w++) if (32'(cw_q) == w) pred_d[32*7*w +: 32*7] = wp_d;
   end
 
   assign idle_o = b_valid_q == '0 && id_busy_q == '0 && slot_valid_q == '0 && !pl_pend_q && st_q == E_IDLE;

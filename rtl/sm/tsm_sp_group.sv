@@ -190,6 +190,9 @@ module tsm_sp_group #(
     logic [7:0] op_q2;
     logic       s_q, t_bop_d, t_bop_q;
     logic [2:0] pd_q, pq_q;
+    logic [7:0] p_l, pwe_l;   // this lane's predicates and their write enables
+    assign preds_o[8*l +: 8] = p_l;
+    assign preds_we_o[8*l +: 8] = pwe_l;
     always_comb begin
       op_q2 = tsm_isa_pkg::f_op(insn_q);
       pd_q = tsm_isa_pkg::f_pd(insn_q);
@@ -204,26 +207,26 @@ module tsm_sp_group #(
       endcase
       d_o[32*l +: 32] = alu_d_q;
       d_hi_o[32*l +: 32] = alu_dhi_q;
-      preds_o[8*l +: 8] = alu_p_q;
-      preds_we_o[8*l +: 8] = alu_pwe_q;
+      p_l = alu_p_q;
+      pwe_l = alu_pwe_q;
       if (fp_q) begin
-        preds_o[8*l +: 8] = preds_q;
-        preds_we_o[8*l +: 8] = '0;
+        p_l = preds_q;
+        pwe_l = '0;
         unique case (op_q2)
           tsm_isa_pkg::OP_FMNMX: d_o[32*l +: 32] = tsm_isa_pkg::f_mnmx(insn_q) == tsm_isa_pkg::MNMX_MIN ? min_r : max_r;
           tsm_isa_pkg::OP_FSETP: begin
             // Pd first, then Pq (the golden model's order: Pq wins when both name one predicate).
-            preds_o[8*l + pd_q] = t_bop_d;
-            preds_o[8*l + pq_q] = t_bop_q;
-            preds_o[8*l + 7] = 1'b1;
-            preds_we_o[8*l + pd_q] = pd_q != 3'd7;
-            preds_we_o[8*l + pq_q] = pq_q != 3'd7;
+            p_l[pd_q] = t_bop_d;
+            p_l[pq_q] = t_bop_q;
+            p_l[7] = 1'b1;
+            pwe_l[pd_q] = pd_q != 3'd7;
+            pwe_l[pq_q] = pq_q != 3'd7;
           end
           default: d_o[32*l +: 32] = fma_r;
         endcase
       end else if (conv_q) begin
-        preds_o[8*l +: 8] = preds_q;
-        preds_we_o[8*l +: 8] = '0;
+        p_l = preds_q;
+        pwe_l = '0;
         unique case (op_q2)
           tsm_isa_pkg::OP_F2F: d_o[32*l +: 32] = f2f_r;
           tsm_isa_pkg::OP_I2F: d_o[32*l +: 32] = dst16_q ? i2f16_r : wide_int_q ? cvt64_r[31:0] : cvt_r;

@@ -310,6 +310,7 @@ golden::LaunchStats RtlBackend::launch(const golden::LaunchSpec& in) {
     }
     last_ = RtlLaunchInfo{cycle_ - run.start, run.retired, memory_.counters(), {}};
     for (unsigned k = 0; k < kNumCounters; ++k) last_.counters[k] = read_counter(run, k);
+    for (unsigned k = 0; k < kNumCounters; ++k) totals_[k] += last_.counters[k];
     return stats;
   } catch (...) {
     needs_reset_ = true;  // the GPU may be mid-launch: start the next one from reset

@@ -79,6 +79,8 @@ class RtlBackend : public Backend {
   golden::LaunchStats launch(const golden::LaunchSpec& spec) override;
 
   const RtlLaunchInfo& last_launch() const { return last_; }
+  /// The performance counters summed over every launch that ended cleanly on this backend.
+  const std::array<uint64_t, kNumCounters>& total_counters() const { return totals_; }
   const MemoryModel& memory() const { return memory_; }
   GpuPins& pins() { return *pins_; }
   /// The configuration the GPU runs: the given one with num_sms set to the model's.
@@ -104,6 +106,7 @@ class RtlBackend : public Backend {
   uint64_t cycle_ = 0;          // clocks since the model was created
   bool needs_reset_ = true;     // before the first launch and after one that did not end cleanly
   RtlLaunchInfo last_;
+  std::array<uint64_t, kNumCounters> totals_{};
 };
 
 }  // namespace tsm::rtl

@@ -132,7 +132,7 @@ void run_bench(unsigned repeat) {
     }
     const auto& k = last.counters;
     const double cyc = static_cast<double>(k[0]);
-    const unsigned sms = c.config == "small" ? 2 : 1;
+    const unsigned sms = tsm::config::find_config(c.config)->num_sms;
     const auto pct = [&](uint64_t v) { return cyc > 0 ? 100.0 * static_cast<double>(v) / (cyc * sms) : 0.0; };
     fmt::print("{:<13} {:<7} {:<6} {:<4} {:>8.3f} {:>12} {:>13.3g} {:>12.3g} {:>6.3f} {:>6.1f} {:>6.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>9} {:>8}\n",
                c.program, c.backend, c.config, c.lockstep ? "on" : "off", s, k[0], s > 0 ? cyc / s : 0.0, thr,

@@ -15,9 +15,22 @@
 #include "host.hpp"
 #include "isa/assembler.hpp"
 #include "ptx/compile.hpp"
+#include "rtl/gpu_driver.hpp"
 #include "runtime/runtime.hpp"
 
 namespace {
+
+/// On the rtl backend, what the GPU's counters say about the launches so far (docs/sm-rtl.md §4).
+void print_rtl_counters(const std::string& prefix, tsm::Runtime& rt) {
+  const auto* rtl = dynamic_cast<const tsm::rtl::RtlBackend*>(&rt.backend());
+  if (!rtl) return;
+  const auto& k = rtl->total_counters();
+  const unsigned sms = rtl->kernel_config().num_sms;
+  const double sm_cycles = static_cast<double>(k[0]) * sms;
+  const auto per_sm = [&](uint64_t v) { return sm_cycles > 0 ? static_cast<double>(v) / sm_cycles : 0.0; };
+  fmt::print("{}rtl {} cycles, IPC {:.3f} per SM ({} SM{}), SP busy {:.1f} %, {} memory requests, {} bank conflicts\n",
+             prefix, k[0], per_sm(k[1]), sms, sms == 1 ? "" : "s", 100.0 * per_sm(k[3]), k[8], k[9]);
+}
 
 using tsm::tools::fail;
 using tsm::tools::read_text;
@@ -152,6 +165,7 @@ void run_launch(const LaunchOptions& o) {
                tsm::to_string(*grid), tsm::to_string(*block), o.shared);
     fmt::print("  blocks {} ({} resident per SM), warp instructions {}, thread instructions {}, scheduler rounds {}\n",
                r.stats.blocks, r.stats.blocks_per_sm, r.stats.warp_instructions, r.stats.thread_instructions, r.stats.rounds);
+    print_rtl_counters("  ", *rt);
     for (const auto& b : buffers) {
       if (b.out_file.empty()) continue;
       std::vector<uint8_t> data(b.bytes);
@@ -212,6 +226,7 @@ void run_program(const std::string& name, tsm::firmware::HostOptions o, const st
       auto rt = tsm::firmware::make_runtime(o);
       rt->set_printf_sink(stdout);
       ok = program->run(*rt, o);
+      print_rtl_counters(name + ": ", *rt);
     } catch (const tsm::RuntimeError& e) {
       fail(e.what());
     } catch (const tsm::AsmError& e) {
