@@ -1,16 +1,19 @@
-// `tsm-tool bench`: runs suite kernels on the golden model and on the RTL (with and without
-// lockstep) several times and prints medians of host time, simulated cycles per host second,
-// thread instructions per host second, and the RTL's counters (SPEC §5). Wall-clock numbers are
-// measured here and never asserted in tests.
+// `tsm-tool bench`: runs every suite kernel on the golden model and on the RTL (g80, and small
+// with and without lockstep for two of them) several times and prints medians of host time,
+// simulated cycles per host second, thread instructions per host second, and the RTL's counters
+// (SPEC §5); `--json` writes the same rows. Wall-clock numbers are measured here and never
+// asserted in tests.
 #include "cmd_bench.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 #include <fcntl.h>
 
@@ -36,13 +39,21 @@ class TimedBackend : public Backend {
     const auto stats = inner_->launch(spec);
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     thread_instructions += stats.thread_instructions;
-    if (const auto* rtl = dynamic_cast<const tsm::rtl::RtlBackend*>(inner_.get()))
+    if (const auto* rtl = dynamic_cast<const tsm::rtl::RtlBackend*>(inner_.get())) {
       for (unsigned k = 0; k < tsm::rtl::kNumCounters; ++k) counters[k] += rtl->last_launch().counters[k];
+      const auto& m = rtl->last_launch().memory;
+      memory.requests += m.requests;
+      memory.bytes += m.bytes;
+      memory.reads += m.reads;
+      memory.writes += m.writes;
+      memory.atomics += m.atomics;
+    }
     return stats;
   }
   double seconds = 0;
   uint64_t thread_instructions = 0;
   std::array<uint64_t, tsm::rtl::kNumCounters> counters{};
+  tsm::rtl::MemoryCounters memory;
 
  private:
   std::unique_ptr<Backend> inner_;
@@ -52,6 +63,7 @@ struct Sample {
   double seconds = 0;
   uint64_t thread_instructions = 0;
   std::array<uint64_t, tsm::rtl::kNumCounters> counters{};
+  tsm::rtl::MemoryCounters memory;
 };
 
 Sample run_once(const tsm::firmware::HostProgram& p, tsm::firmware::HostOptions o) {
@@ -63,7 +75,7 @@ Sample run_once(const tsm::firmware::HostProgram& p, tsm::firmware::HostOptions 
   TimedBackend* t = timed.get();
   tsm::Runtime rt(cfg, std::move(timed));
   if (!p.run(rt, o)) throw CLI::RuntimeError(fmt::format("bench: {} did not match its reference", p.name), 1);
-  return Sample{t->seconds, t->thread_instructions, t->counters};
+  return Sample{t->seconds, t->thread_instructions, t->counters, t->memory};
 }
 
 double median(std::vector<double> v) {
@@ -71,36 +83,51 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-void run_bench(unsigned repeat) {
+struct BenchOptions {
+  unsigned repeat = 3;
+  std::vector<std::string> programs;  // empty: every suite kernel
+  std::string json;                   // file for the rows as JSON, or empty
+};
+
+void run_bench(const BenchOptions& opt) {
   struct Case {
     std::string program, backend, config;
     bool lockstep;
-    uint32_t block;
   };
-  const std::vector<Case> cases{
-      {"matmul_naive", "golden", "g80", false, 256},
-      {"saxpy", "rtl", "small", true, 256},
-      {"saxpy", "rtl", "small", false, 256},
-      {"matmul_tiled", "rtl", "small", true, 256},
-      {"matmul_tiled", "rtl", "small", false, 256},
-      {"matmul_tiled", "rtl", "g80", false, 256},
-      {"warpreduce", "rtl", "g80", false, 256},
-      {"fastmath", "rtl", "g80", false, 256},
-      {"madloop", "rtl", "g80", false, 256},
+  const auto& suite = tsm::firmware::host_programs();
+  for (const auto& name : opt.programs)
+    if (std::none_of(suite.begin(), suite.end(), [&](const auto& hp) { return hp.name == name; }))
+      throw CLI::ValidationError("--program", fmt::format("no suite kernel '{}'", name));
+  const auto wanted = [&](const std::string& name) {
+    return opt.programs.empty() || std::find(opt.programs.begin(), opt.programs.end(), name) != opt.programs.end();
   };
-  fmt::print("{} repetitions each, medians; host time is the launches' only (compile and reference excluded)\n\n", repeat);
-  fmt::print("{:<13} {:<7} {:<6} {:<4} {:>8} {:>12} {:>13} {:>12} {:>6} {:>6} {:>6} {:>8} {:>8} {:>8} {:>9} {:>8}\n", "program",
+  // What lockstep costs (small, 2 SMs), then every suite kernel on the golden model and on g80.
+  std::vector<Case> cases;
+  for (const char* name : {"saxpy", "matmul_tiled"})
+    if (wanted(name)) {
+      cases.push_back({name, "rtl", "small", true});
+      cases.push_back({name, "rtl", "small", false});
+    }
+  for (const auto& hp : suite)
+    if (wanted(hp.name)) {
+      cases.push_back({hp.name, "golden", "g80", false});
+      cases.push_back({hp.name, "rtl", "g80", false});
+    }
+  constexpr uint32_t kBlock = 256;  // threads per block: every suite kernel runs it on small and g80
+  fmt::print("{} repetitions each, medians; host time is the launches' only (compile and reference excluded)\n\n", opt.repeat);
+  fmt::print("{:<15} {:<7} {:<6} {:<4} {:>8} {:>12} {:>13} {:>12} {:>6} {:>6} {:>6} {:>8} {:>8} {:>8} {:>9} {:>8}\n", "program",
              "backend", "config", "lock", "host s", "sim cycles", "cycles/host s", "thr insn/s", "IPC", "SP %", "SFU %",
              "st.sb %", "st.bar %", "st.ifet %", "mem reqs", "bank cf");
+  nlohmann::json rows = nlohmann::json::array();
   for (const Case& c : cases) {
     const tsm::firmware::HostProgram* p = nullptr;
-    for (const auto& hp : tsm::firmware::host_programs())
+    for (const auto& hp : suite)
       if (hp.name == c.program) p = &hp;
     tsm::firmware::HostOptions o;
     o.backend = c.backend;
     o.config = c.config;
     o.lockstep = c.lockstep;
-    o.block = c.block;
+    o.block = kBlock;
     std::vector<double> secs;
     Sample last;
     {
@@ -110,13 +137,15 @@ void run_bench(unsigned repeat) {
       const int devnull = ::open("/dev/null", O_WRONLY);
       if (devnull >= 0) ::dup2(devnull, 1);
       try {
-        for (unsigned r = 0; r < repeat; ++r) {
+        for (unsigned r = 0; r < opt.repeat; ++r) {
           last = run_once(*p, o);
           secs.push_back(last.seconds);
         }
       } catch (...) {
         std::fflush(stdout);
         if (saved >= 0) ::dup2(saved, 1);
+        if (devnull >= 0) ::close(devnull);
+        if (saved >= 0) ::close(saved);
         throw;
       }
       std::fflush(stdout);
@@ -126,26 +155,55 @@ void run_bench(unsigned repeat) {
     }
     const double s = median(secs);
     const double thr = s > 0 ? static_cast<double>(last.thread_instructions) / s : 0;
+    nlohmann::json row = {{"program", c.program}, {"backend", c.backend}, {"config", c.config},
+                          {"block", kBlock},      {"repeat", opt.repeat},  {"host_seconds", s},
+                          {"thread_instructions", last.thread_instructions}, {"thread_instructions_per_host_second", thr}};
     if (c.backend == "golden") {
-      fmt::print("{:<13} {:<7} {:<6} {:<4} {:>8.3f} {:>12} {:>13} {:>12.3g}\n", c.program, c.backend, c.config, "-", s, "-", "-", thr);
+      fmt::print("{:<15} {:<7} {:<6} {:<4} {:>8.3f} {:>12} {:>13} {:>12.3g}\n", c.program, c.backend, c.config, "-", s, "-", "-", thr);
+      rows.push_back(row);
       continue;
     }
     const auto& k = last.counters;
     const double cyc = static_cast<double>(k[0]);
     const unsigned sms = tsm::config::find_config(c.config)->num_sms;
     const auto pct = [&](uint64_t v) { return cyc > 0 ? 100.0 * static_cast<double>(v) / (cyc * sms) : 0.0; };
-    fmt::print("{:<13} {:<7} {:<6} {:<4} {:>8.3f} {:>12} {:>13.3g} {:>12.3g} {:>6.3f} {:>6.1f} {:>6.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>9} {:>8}\n",
-               c.program, c.backend, c.config, c.lockstep ? "on" : "off", s, k[0], s > 0 ? cyc / s : 0.0, thr,
-               cyc > 0 ? static_cast<double>(k[1]) / (cyc * sms) : 0.0, pct(k[3]), pct(k[4]), pct(k[5]), pct(k[6]), pct(k[7]), k[8], k[9]);
+    const double ipc = cyc > 0 ? static_cast<double>(k[1]) / (cyc * sms) : 0.0;
+    fmt::print("{:<15} {:<7} {:<6} {:<4} {:>8.3f} {:>12} {:>13.3g} {:>12.3g} {:>6.3f} {:>6.1f} {:>6.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>9} {:>8}\n",
+               c.program, c.backend, c.config, c.lockstep ? "on" : "off", s, k[0], s > 0 ? cyc / s : 0.0, thr, ipc,
+               pct(k[3]), pct(k[4]), pct(k[5]), pct(k[6]), pct(k[7]), k[8], k[9]);
+    row["lockstep"] = c.lockstep;
+    row["sms"] = sms;
+    row["cycles_per_host_second"] = s > 0 ? cyc / s : 0.0;
+    row["ipc_per_sm"] = ipc;
+    row["sp_busy_percent"] = pct(k[3]);
+    row["sfu_busy_percent"] = pct(k[4]);
+    row["stall_percent"] = {{"scoreboard", pct(k[5])}, {"barrier", pct(k[6])}, {"fetch", pct(k[7])}};
+    nlohmann::json counters = nlohmann::json::object();
+    for (unsigned i = 0; i < tsm::rtl::kNumCounters; ++i) counters[tsm::rtl::kCounterNames[i]] = k[i];
+    row["counters"] = counters;
+    row["memory_port"] = {{"requests", last.memory.requests}, {"bytes", last.memory.bytes}, {"reads", last.memory.reads},
+                          {"writes", last.memory.writes},     {"atomics", last.memory.atomics}};
+    rows.push_back(row);
   }
   fmt::print("\nIPC is warp instructions per clock per SM; SP %, SFU % and the stall columns are cycles per SM.\n");
+  if (!opt.json.empty()) {
+    std::ofstream f(opt.json, std::ios::trunc);
+    f << nlohmann::json{{"tool", "tsm bench"}, {"rows", rows}}.dump(2) << "\n";
+    if (!f) throw CLI::RuntimeError(fmt::format("bench: cannot write {}", opt.json), 1);
+    fmt::print("wrote {} rows to {}\n", rows.size(), opt.json);
+  }
 }
 
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
-  auto repeat = std::make_shared<unsigned>(3);
+  auto opt = std::make_shared<BenchOptions>();
   CLI::App* bench = app.add_subcommand("bench", "Simulation speed of the golden model and the RTL, and the RTL's performance counters");
-  bench->add_option("--repeat", *repeat, "Repetitions per case (the median is printed)")->capture_default_str();
-  bench->callback([repeat] { run_bench(std::max(1u, *repeat)); });
+  bench->add_option("--repeat", opt->repeat, "Repetitions per case (the median is printed)")->capture_default_str();
+  bench->add_option("--program", opt->programs, "Only this suite kernel (repeatable; default: every one)");
+  bench->add_option("--json", opt->json, "Also write the rows to this file as JSON");
+  bench->callback([opt] {
+    opt->repeat = std::max(1u, opt->repeat);
+    run_bench(*opt);
+  });
 }

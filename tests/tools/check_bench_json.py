@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Runs `tsm-tool bench --repeat 1 --program P --json FILE` and checks what the JSON holds.
+
+Usage: check_bench_json.py TSM_TOOL PROGRAM OUT.json
+
+Each suite kernel gives a golden row and an rtl row (g80); saxpy and matmul_tiled also give the
+two small rows with and without lockstep. Every rtl row holds all the GPU's counters; the cycle
+counts are deterministic, so the lockstep and no-lockstep rows of one kernel agree on them.
+"""
+import json
+import subprocess
+import sys
+
+COUNTERS = ["cycles", "warp_instructions", "thread_instructions", "sp_busy", "sfu_busy", "stall_scoreboard",
+            "stall_barrier", "stall_fetch", "memory_requests", "bank_conflicts"]
+
+
+def fail(msg):
+    print(f"check_bench_json: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    tool, program, out = sys.argv[1:4]
+    run = subprocess.run([tool, "bench", "--repeat", "1", "--program", program, "--json", out], text=True,
+                         capture_output=True)
+    sys.stdout.write(run.stdout)
+    sys.stderr.write(run.stderr)
+    if run.returncode != 0:
+        fail(f"bench exited with {run.returncode}")
+    rows = json.load(open(out))["rows"]
+    want = [("golden", "g80", None), ("rtl", "g80", False)]
+    if program in ("saxpy", "matmul_tiled"):
+        want = [("rtl", "small", True), ("rtl", "small", False)] + want
+    got = [(r["backend"], r["config"], r.get("lockstep")) for r in rows]
+    if got != want:
+        fail(f"rows {got}, want {want}")
+    for r in rows:
+        if r["program"] != program or r["thread_instructions"] <= 0 or r["host_seconds"] <= 0:
+            fail(f"bad row {r}")
+        if r["backend"] != "rtl":
+            continue
+        c = r["counters"]
+        if sorted(c) != sorted(COUNTERS):
+            fail(f"counters {sorted(c)}, want {sorted(COUNTERS)}")
+        if c["cycles"] <= 0 or c["warp_instructions"] <= 0 or c["thread_instructions"] != r["thread_instructions"]:
+            fail(f"counters do not add up: {c}")
+        if not 0 < r["ipc_per_sm"] <= 1 or not 0 <= r["sp_busy_percent"] <= 100:
+            fail(f"IPC or SP busy out of range: {r}")
+        if r["memory_port"]["requests"] != c["memory_requests"]:
+            fail(f"the memory port saw {r['memory_port']['requests']} requests, the GPU counted {c['memory_requests']}")
+    small = [r["counters"] for r in rows if r["config"] == "small"]
+    if len(small) == 2 and small[0] != small[1]:
+        fail(f"lockstep changed the counters: {small[0]} vs {small[1]}")
+    print(f"check_bench_json: {len(rows)} rows of {program} as expected")
+
+
+if __name__ == "__main__":
+    main()
