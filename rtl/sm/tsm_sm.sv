@@ -620,6 +620,9 @@ module tsm_sm #(
 
   always_comb begin
     // ---- defaults: hold every register ----
+    // Writes into per-warp, per-slot, per-ID and per-lane vectors loop over the elements with a
+    // constant index and compare it with the variable one: Yosys expands a write through a variable
+    // index over the whole vector (docs/sm-rtl.md §2.11).
     st_d = st_q; sw_d = sw_q; running_d = running_q;
     w_valid_d = w_valid_q; w_wait_d = w_wait_q; w_sb_d = w_sb_q; w_atom_d = w_atom_q;
     w_pc_d = w_pc_q; w_active_d = w_active_q; w_live_d = w_live_q; w_seq_d = w_seq_q;
@@ -765,11 +768,11 @@ module tsm_sm #(
         resp_fill_cc = 1'b1;
         cc_got_d = 1'b1;
       end else if (mem_resp_write_i) begin
-        begin for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(mem_resp_id_i)) ? (1'b0) : id_busy_d[i_]; end
-        begin for (int i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(id_warp_q[WW*mem_resp_id_i +: WW])) ? (w_st_d[6*i_ +: 6] - 6'd1) : w_st_d[6*i_ +: 6]; end
+        for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(mem_resp_id_i)) ? 1'b0 : id_busy_d[i_];
+        for (int i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(id_warp_q[WW*mem_resp_id_i +: WW])) ? w_st_d[6*i_ +: 6] - 6'd1 : w_st_d[6*i_ +: 6];
       end else begin
         resp_fill_rm = 1'b1;
-        begin for (int i_ = 0; i_ < NIds; i_++) resp_pend_d[i_] = (i_ == 32'(mem_resp_id_i)) ? (1'b1) : resp_pend_d[i_]; end
+        for (int i_ = 0; i_ < NIds; i_++) resp_pend_d[i_] = (i_ == 32'(mem_resp_id_i)) ? 1'b1 : resp_pend_d[i_];
       end
       if (mem_resp_err_i && !flt_q && mem_resp_id_i < CcId) begin
         flt_d = 1'b1; flt_kind_d = F_OOB; flt_warp_d = 32'(id_warp_q[WW*mem_resp_id_i +: WW]);
@@ -826,10 +829,10 @@ module tsm_sm #(
       // ---- block placement ----
       E_PL_START: begin
         ev_valid = 1'b1; ev_kind = EV_PLACE; ev_data[31:0] = pl_linear_q;
-        begin for (int i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(free_blk)) ? (1'b1) : b_valid_d[i_]; end
-        begin for (int i_ = 0; i_ < NB; i_++) b_ctaid_d[48*i_ +: 48] = (i_ == 32'(free_blk)) ? (pl_ctaid_q) : b_ctaid_d[48*i_ +: 48]; end
-        begin for (int i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(free_blk)) ? (warps_i[4:0]) : b_unfin_d[5*i_ +: 5]; end
-        begin for (int i_ = 0; i_ < NB; i_++) b_sbase_d[SAW*i_ +: SAW] = (i_ == 32'(free_blk)) ? (SAW'(32'(free_blk) * ((shared_i + 32'(SB*4 - 1)) & ~32'(SB*4 - 1)))) : b_sbase_d[SAW*i_ +: SAW]; end
+        for (int i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(free_blk)) ? 1'b1 : b_valid_d[i_];
+        for (int i_ = 0; i_ < NB; i_++) b_ctaid_d[48*i_ +: 48] = (i_ == 32'(free_blk)) ? pl_ctaid_q : b_ctaid_d[48*i_ +: 48];
+        for (int i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(free_blk)) ? warps_i[4:0] : b_unfin_d[5*i_ +: 5];
+        for (int i_ = 0; i_ < NB; i_++) b_sbase_d[SAW*i_ +: SAW] = (i_ == 32'(free_blk)) ? (SAW'(32'(free_blk) * ((shared_i + 32'(SB*4 - 1)) & ~32'(SB*4 - 1)))) : b_sbase_d[SAW*i_ +: SAW];
         resident_d = resident_q + 32'd1;
         rel_blk_d = free_blk;    // the block being placed
         // Register rows of the block: slot * warps * regs * G.
@@ -843,18 +846,21 @@ module tsm_sm #(
       E_PL_WALK: begin
         // One thread a cycle; every 32nd starts a warp in the lowest free slot.
         if (cnt_q[4:0] == 5'd0) begin
-          begin for (int i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(free_warp)) ? (1'b1) : w_valid_d[i_]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(free_warp)) ? (1'b0) : w_wait_d[i_]; end begin for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(free_warp)) ? (1'b0) : w_sb_d[i_]; end begin for (int i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(free_warp)) ? (1'b0) : w_atom_d[i_]; end begin for (int i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(free_warp)) ? (1'b0) : w_bred_d[i_]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? (entry_pc_i) : w_pc_d[32*i_ +: 32]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? (lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)))) : w_active_d[32*i_ +: 32]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? (lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)))) : w_live_d[32*i_ +: 32]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? ('0) : w_seq_d[32*i_ +: 32]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_blk_d[BW*i_ +: BW] = (i_ == 32'(free_warp)) ? (rel_blk_q) : w_blk_d[BW*i_ +: BW]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_wib_d[5*i_ +: 5] = (i_ == 32'(free_warp)) ? (k_q[4:0]) : w_wib_d[5*i_ +: 5]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_base_d[RA*i_ +: RA] = (i_ == 32'(free_warp)) ? (RA'(row_q[31:0] + 32'(k_q) * regs_i * G)) : w_base_d[RA*i_ +: RA]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(free_warp)) ? ('0) : w_sp_d[SPW*i_ +: SPW]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_tid0_d[3*DW*i_ +: 3*DW] = (i_ == 32'(free_warp)) ? (walk_q) : w_tid0_d[3*DW*i_ +: 3*DW]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(free_warp)) ? ('0) : w_ld_d[4*i_ +: 4]; end
+          for (int i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(free_warp)) ? 1'b1 : w_valid_d[i_];
+          for (int i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_wait_d[i_];
+          for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sb_d[i_];
+          for (int i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_atom_d[i_];
+          for (int i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_bred_d[i_];
+          for (int i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? entry_pc_i : w_pc_d[32*i_ +: 32];
+          for (int i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? (lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)))) : w_active_d[32*i_ +: 32];
+          for (int i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? (lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)))) : w_live_d[32*i_ +: 32];
+          for (int i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? '0 : w_seq_d[32*i_ +: 32];
+          for (int i_ = 0; i_ < W; i_++) w_blk_d[BW*i_ +: BW] = (i_ == 32'(free_warp)) ? rel_blk_q : w_blk_d[BW*i_ +: BW];
+          for (int i_ = 0; i_ < W; i_++) w_wib_d[5*i_ +: 5] = (i_ == 32'(free_warp)) ? k_q[4:0] : w_wib_d[5*i_ +: 5];
+          for (int i_ = 0; i_ < W; i_++) w_base_d[RA*i_ +: RA] = (i_ == 32'(free_warp)) ? (RA'(row_q[31:0] + 32'(k_q) * regs_i * G)) : w_base_d[RA*i_ +: RA];
+          for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(free_warp)) ? '0 : w_sp_d[SPW*i_ +: SPW];
+          for (int i_ = 0; i_ < W; i_++) w_tid0_d[3*DW*i_ +: 3*DW] = (i_ == 32'(free_warp)) ? walk_q : w_tid0_d[3*DW*i_ +: 3*DW];
+          for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(free_warp)) ? '0 : w_ld_d[4*i_ +: 4];
           // w_st is not cleared: the slot's previous warp may have exited with stores in flight,
           // and their acknowledgements still count down.
           k_d = k_q + 6'd1;
@@ -916,11 +922,11 @@ module tsm_sm #(
           rq_mask = 16'hFFFF;
           rq_data = '0;
           if (free_id_ok && rq_room) begin
-            begin for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? (1'b1) : id_busy_d[i_]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? (1'b1) : id_store_d[i_]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (rq_addr) : id_addr_d[32*i_ +: 32]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? (rel_w_q) : id_warp_d[WW*i_ +: WW]; end
-            begin for (int i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(rel_w_q)) ? (w_st_d[6*i_ +: 6] + 6'd1) : w_st_d[6*i_ +: 6]; end
+            for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_busy_d[i_];
+            for (int i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_store_d[i_];
+            for (int i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? rq_addr : id_addr_d[32*i_ +: 32];
+            for (int i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? rel_w_q : id_warp_d[WW*i_ +: WW];
+            for (int i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(rel_w_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
             cnt_d = cnt_q + 32'd1;
           end
         end
@@ -936,7 +942,7 @@ module tsm_sm #(
           ic_raddr = ($clog2(IcLines*IcChunks))'(((cpc_q / IcWords) % IcLines) * IcChunks + (cpc_q % IcWords) / 2);
           st_d = E_DECODE;
         end else begin
-          begin for (int i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? (1'b0) : ic_vld_d[i_]; end
+          for (int i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? 1'b0 : ic_vld_d[i_];
           ic_cnt_d = '0;
           k_d = '0;
           st_d = E_IC_REQ;
@@ -958,8 +964,8 @@ module tsm_sm #(
       E_IC_WAIT: begin
         perf_o[6] = 1'b1;
         if (32'(ic_cnt_q) == IcChunks) begin
-          begin for (int i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? (1'b1) : ic_vld_d[i_]; end
-          begin for (int i_ = 0; i_ < IcLines; i_++) ic_tag_d[32*i_ +: 32] = (i_ == 32'(((cpc_q / IcWords) % IcLines))) ? (cpc_q / (IcWords * IcLines)) : ic_tag_d[32*i_ +: 32]; end
+          for (int i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? 1'b1 : ic_vld_d[i_];
+          for (int i_ = 0; i_ < IcLines; i_++) ic_tag_d[32*i_ +: 32] = (i_ == 32'(((cpc_q / IcWords) % IcLines))) ? (cpc_q / (IcWords * IcLines)) : ic_tag_d[32*i_ +: 32];
           st_d = E_FETCH;
         end
       end
@@ -976,7 +982,7 @@ module tsm_sm #(
             flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
             st_d = E_FAULT;
           end else if (hazard) begin
-            if (op != tsm_isa_pkg::OP_MEMBAR) begin for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(cw_q)) ? (1'b1) : w_sb_d[i_]; end
+            if (op != tsm_isa_pkg::OP_MEMBAR) for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sb_d[i_];
             st_d = E_IDLE;
           end else if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) begin
             caddr_d = cbank_base_i[32*cbank_w +: 32] + 32'(tsm_isa_pkg::f_coff(ci_q));
@@ -987,7 +993,7 @@ module tsm_sm #(
         end else begin
           // Go: the instruction issues.
           cseq_d = w_seq_q[32*cw_q +: 32];
-          begin for (int i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (w_seq_q[32*cw_q +: 32] + 32'd1) : w_seq_d[32*i_ +: 32]; end
+          for (int i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? w_seq_q[32*cw_q +: 32] + 32'd1 : w_seq_d[32*i_ +: 32];
           npc_d = cpc_q + 32'd1;
           nact_d = act_c;
           nlive_d = live_c;
@@ -1549,7 +1555,7 @@ module tsm_sm #(
               end else begin
                 stk_we = 1'b1;
                 stk_wdata = {K_DIV, act_c & ~cexec_q, cpc_q + 32'd1};
-                begin for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? (spt_c + 1'b1) : w_sp_d[SPW*i_ +: SPW]; end
+                for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? spt_c + 1'b1 : w_sp_d[SPW*i_ +: SPW];
                 nact_d = cexec_q;
                 npc_d = tgt;
               end
@@ -1567,7 +1573,7 @@ module tsm_sm #(
                 stk_we = 1'b1;
                 stk_wdata = {op == tsm_isa_pkg::OP_SSY ? K_SYNC : op == tsm_isa_pkg::OP_PBK ? K_BRK : K_RET, act_c,
                              op == tsm_isa_pkg::OP_CAL ? cpc_q + 32'd1 : tgt};
-                begin for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? (spt_c + 1'b1) : w_sp_d[SPW*i_ +: SPW]; end
+                for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? spt_c + 1'b1 : w_sp_d[SPW*i_ +: SPW];
                 if (op == tsm_isa_pkg::OP_CAL) npc_d = tgt;
               end
             end
@@ -1628,7 +1634,7 @@ module tsm_sm #(
         unique case (sw_q)
           SW_POP: begin
             // Pop the entry; keep popping while no lane is active.
-            begin for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? (SPW'(sidx_q)) : w_sp_d[SPW*i_ +: SPW]; end
+            for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? (SPW'(sidx_q)) : w_sp_d[SPW*i_ +: SPW];
             nact_d = emask & nlive_q;
             npc_d = epc;
             if ((emask & nlive_q) == '0 && sidx_q != '0) begin
@@ -1710,14 +1716,14 @@ module tsm_sm #(
           popc = popc + 10'(popc32(pv));
           nall = nall | (pv != cexec_q);
           any = any | (pv != '0);
-          begin for (int i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(cw_q)) ? (1'b1) : w_bred_d[i_]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_bred_rd_d[8*i_ +: 8] = (i_ == 32'(cw_q)) ? (f_rd) : w_bred_rd_d[8*i_ +: 8]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_bred_lanes_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (cexec_q) : w_bred_lanes_d[32*i_ +: 32]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_bred_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (cseq_q) : w_bred_seq_d[32*i_ +: 32]; end
+          for (int i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_bred_d[i_];
+          for (int i_ = 0; i_ < W; i_++) w_bred_rd_d[8*i_ +: 8] = (i_ == 32'(cw_q)) ? f_rd : w_bred_rd_d[8*i_ +: 8];
+          for (int i_ = 0; i_ < W; i_++) w_bred_lanes_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? cexec_q : w_bred_lanes_d[32*i_ +: 32];
+          for (int i_ = 0; i_ < W; i_++) w_bred_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? cseq_q : w_bred_seq_d[32*i_ +: 32];
         end
         if (op == tsm_isa_pkg::OP_BRED || tsm_isa_pkg::f_barmode(ci_q) == tsm_isa_pkg::BARMODE_SYNC) begin
-          begin for (int i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(cw_q)) ? (1'b1) : w_wait_d[i_]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_bar_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? (barid_w) : w_bar_d[4*i_ +: 4]; end
+          for (int i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_wait_d[i_];
+          for (int i_ = 0; i_ < W; i_++) w_bar_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? barid_w : w_bar_d[4*i_ +: 4];
         end
         bar_we = 1'b1;
         bar_addr = ($clog2(NB*16))'(32'(blk_c) * 16 + 32'(barid_w));
@@ -1963,22 +1969,22 @@ module tsm_sm #(
           if (free_slot_ok) begin
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(free_slot)) ? (1'b1) : slot_valid_d[i_]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(free_slot)) ? (1'b0) : slot_ret_d[i_]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(free_slot)) ? (1'b0) : slot_atom_d[i_]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_w64_d[i_] = (i_ == 32'(free_slot)) ? (1'b0) : slot_w64_d[i_]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_warp_d[WW*i_ +: WW] = (i_ == 32'(free_slot)) ? (cw_q) : slot_warp_d[WW*i_ +: WW]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_rd_d[8*i_ +: 8] = (i_ == 32'(free_slot)) ? (f_rd) : slot_rd_d[8*i_ +: 8]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_n_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? (nwords) : slot_n_d[3*i_ +: 3]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_msz_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? (msz) : slot_msz_d[3*i_ +: 3]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(free_slot)) ? ('0) : slot_out_d[7*i_ +: 7]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_seq_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (cseq_q) : slot_seq_d[32*i_ +: 32]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_pc_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (cpc_q) : slot_pc_d[32*i_ +: 32]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_act_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (act_c) : slot_act_d[32*i_ +: 32]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_exec_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (cexec_q) : slot_exec_d[32*i_ +: 32]; end
+            for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(free_slot)) ? 1'b1 : slot_valid_d[i_];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_ret_d[i_];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_atom_d[i_];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_w64_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_w64_d[i_];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_warp_d[WW*i_ +: WW] = (i_ == 32'(free_slot)) ? cw_q : slot_warp_d[WW*i_ +: WW];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_rd_d[8*i_ +: 8] = (i_ == 32'(free_slot)) ? f_rd : slot_rd_d[8*i_ +: 8];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_n_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? nwords : slot_n_d[3*i_ +: 3];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_msz_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? msz : slot_msz_d[3*i_ +: 3];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(free_slot)) ? '0 : slot_out_d[7*i_ +: 7];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_seq_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cseq_q : slot_seq_d[32*i_ +: 32];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_pc_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cpc_q : slot_pc_d[32*i_ +: 32];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_act_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? act_c : slot_act_d[32*i_ +: 32];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_exec_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cexec_q : slot_exec_d[32*i_ +: 32];
             for (int i_ = 0; i_ < NSlots; i_++)
               if (i_ == 32'(free_slot)) for (int q = 0; q < 32; q++) slot_off_d[32*4*i_ + 4*q +: 4] = buf_a_q[32*q +: 4];
-            begin for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? (w_ld_d[4*i_ +: 4] + 4'd1) : w_ld_d[4*i_ +: 4]; end
+            for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_d[4*i_ +: 4] + 4'd1 : w_ld_d[4*i_ +: 4];
           end else perf_o[7] = 1'b0;
         end else begin
           rq_valid = free_id_ok;
@@ -1988,18 +1994,18 @@ module tsm_sm #(
           rq_mask = mask;  // reads name the bytes they need too, so the memory can check them
           rq_data = is_store ? data : 128'd0;
           if (free_id_ok && rq_room) begin
-            begin for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? (1'b1) : id_busy_d[i_]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? (is_store) : id_store_d[i_]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_slot_d[3*i_ +: 3] = (i_ == 32'(free_id)) ? (3'(cslot_q)) : id_slot_d[3*i_ +: 3]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_k_d[2*i_ +: 2] = (i_ == 32'(free_id)) ? (2'(k_q)) : id_k_d[2*i_ +: 2]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_lanes_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (match) : id_lanes_d[32*i_ +: 32]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (line) : id_addr_d[32*i_ +: 32]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_loc_d[i_] = (i_ == 32'(free_id)) ? (lsp_q[2*p +: 2] == SP_LOCAL) : id_loc_d[i_]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? (cw_q) : id_warp_d[WW*i_ +: WW]; end
+            for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_busy_d[i_];
+            for (int i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? is_store : id_store_d[i_];
+            for (int i_ = 0; i_ < NIds; i_++) id_slot_d[3*i_ +: 3] = (i_ == 32'(free_id)) ? (3'(cslot_q)) : id_slot_d[3*i_ +: 3];
+            for (int i_ = 0; i_ < NIds; i_++) id_k_d[2*i_ +: 2] = (i_ == 32'(free_id)) ? (2'(k_q)) : id_k_d[2*i_ +: 2];
+            for (int i_ = 0; i_ < NIds; i_++) id_lanes_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? match : id_lanes_d[32*i_ +: 32];
+            for (int i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? line : id_addr_d[32*i_ +: 32];
+            for (int i_ = 0; i_ < NIds; i_++) id_loc_d[i_] = (i_ == 32'(free_id)) ? (lsp_q[2*p +: 2] == SP_LOCAL) : id_loc_d[i_];
+            for (int i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? cw_q : id_warp_d[WW*i_ +: WW];
             lpend_d = lpend_q & ~match;
             perf_o[7] = 1'b1;
-            if (is_store) begin for (int i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(cw_q)) ? (w_st_d[6*i_ +: 6] + 6'd1) : w_st_d[6*i_ +: 6]; end
-            else begin for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(cslot_q)) ? (slot_out_d[7*i_ +: 7] + 7'd1) : slot_out_d[7*i_ +: 7]; end
+            if (is_store) for (int i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(cw_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
+            else for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(cslot_q)) ? slot_out_d[7*i_ +: 7] + 7'd1 : slot_out_d[7*i_ +: 7];
             if (is_store && lsp_q[2*p +: 2] == SP_GLOBAL) begin
               ev_valid = 1'b1; ev_kind = EV_STORE; ev_addr = line; ev_mask = mask; ev_wdata = data;
             end
@@ -2013,12 +2019,12 @@ module tsm_sm #(
         else st_d = E_LS_DONE;
       end
       E_LS_DONE: begin
-        if (cslot_ok_q) begin for (int i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(cslot_q)) ? (1'b1) : slot_ret_d[i_]; end
+        if (cslot_ok_q) for (int i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(cslot_q)) ? 1'b1 : slot_ret_d[i_];
         if (is_atom && cslot_ok_q) begin
           // A global atomic retires when its old values are back (the response processor).
-          begin for (int i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(cslot_q)) ? (1'b1) : slot_atom_d[i_]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(cw_q)) ? (1'b1) : w_atom_d[i_]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (npc_q) : w_pc_d[32*i_ +: 32]; end
+          for (int i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(cslot_q)) ? 1'b1 : slot_atom_d[i_];
+          for (int i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_atom_d[i_];
+          for (int i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? npc_q : w_pc_d[32*i_ +: 32];
           perf_o[0] = 1'b1;
           perf_lanes_o = popc32(cexec_q);
           st_d = E_IDLE;
@@ -2133,20 +2139,20 @@ module tsm_sm #(
           if (free_slot_ok) begin
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(free_slot)) ? (1'b1) : slot_valid_d[i_]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(free_slot)) ? (1'b0) : slot_ret_d[i_]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(free_slot)) ? (1'b1) : slot_atom_d[i_]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_w64_d[i_] = (i_ == 32'(free_slot)) ? (a64) : slot_w64_d[i_]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_warp_d[WW*i_ +: WW] = (i_ == 32'(free_slot)) ? (cw_q) : slot_warp_d[WW*i_ +: WW]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_rd_d[8*i_ +: 8] = (i_ == 32'(free_slot)) ? (f_rd) : slot_rd_d[8*i_ +: 8]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_n_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? (a64 ? 3'd2 : 3'd1) : slot_n_d[3*i_ +: 3]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_msz_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? (tsm_isa_pkg::MSZ_32) : slot_msz_d[3*i_ +: 3]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(free_slot)) ? ('0) : slot_out_d[7*i_ +: 7]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_seq_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (cseq_q) : slot_seq_d[32*i_ +: 32]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_pc_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (cpc_q) : slot_pc_d[32*i_ +: 32]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_act_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (act_c) : slot_act_d[32*i_ +: 32]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_exec_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? (cexec_q) : slot_exec_d[32*i_ +: 32]; end
-            begin for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? (w_ld_d[4*i_ +: 4] + 4'd1) : w_ld_d[4*i_ +: 4]; end
+            for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(free_slot)) ? 1'b1 : slot_valid_d[i_];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_ret_d[i_];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(free_slot)) ? 1'b1 : slot_atom_d[i_];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_w64_d[i_] = (i_ == 32'(free_slot)) ? a64 : slot_w64_d[i_];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_warp_d[WW*i_ +: WW] = (i_ == 32'(free_slot)) ? cw_q : slot_warp_d[WW*i_ +: WW];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_rd_d[8*i_ +: 8] = (i_ == 32'(free_slot)) ? f_rd : slot_rd_d[8*i_ +: 8];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_n_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? (a64 ? 3'd2 : 3'd1) : slot_n_d[3*i_ +: 3];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_msz_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? tsm_isa_pkg::MSZ_32 : slot_msz_d[3*i_ +: 3];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(free_slot)) ? '0 : slot_out_d[7*i_ +: 7];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_seq_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cseq_q : slot_seq_d[32*i_ +: 32];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_pc_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cpc_q : slot_pc_d[32*i_ +: 32];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_act_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? act_c : slot_act_d[32*i_ +: 32];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_exec_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cexec_q : slot_exec_d[32*i_ +: 32];
+            for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_d[4*i_ +: 4] + 4'd1 : w_ld_d[4*i_ +: 4];
           end
         end else begin
           rq_valid = free_id_ok;
@@ -2156,15 +2162,15 @@ module tsm_sm #(
           rq_data = {hi_q[127:96], hi_q[63:32], hi_q[95:64], hi_q[31:0]};
           rq_atom = {is_cas, tsm_isa_pkg::f_atype(ci_q), is_cas ? 4'd0 : tsm_isa_pkg::f_aop(ci_q)};
           if (free_id_ok && rq_room) begin
-            begin for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? (1'b1) : id_busy_d[i_]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? (1'b0) : id_store_d[i_]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_slot_d[3*i_ +: 3] = (i_ == 32'(free_id)) ? (3'(cslot_q)) : id_slot_d[3*i_ +: 3]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_k_d[2*i_ +: 2] = (i_ == 32'(free_id)) ? (2'd0) : id_k_d[2*i_ +: 2]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_lanes_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (32'd1 << lane_q) : id_lanes_d[32*i_ +: 32]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (buf_a_q[32*lane_q +: 32]) : id_addr_d[32*i_ +: 32]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_loc_d[i_] = (i_ == 32'(free_id)) ? (1'b0) : id_loc_d[i_]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? (cw_q) : id_warp_d[WW*i_ +: WW]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(cslot_q)) ? (slot_out_d[7*i_ +: 7] + 7'd1) : slot_out_d[7*i_ +: 7]; end
+            for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_busy_d[i_];
+            for (int i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? 1'b0 : id_store_d[i_];
+            for (int i_ = 0; i_ < NIds; i_++) id_slot_d[3*i_ +: 3] = (i_ == 32'(free_id)) ? (3'(cslot_q)) : id_slot_d[3*i_ +: 3];
+            for (int i_ = 0; i_ < NIds; i_++) id_k_d[2*i_ +: 2] = (i_ == 32'(free_id)) ? 2'd0 : id_k_d[2*i_ +: 2];
+            for (int i_ = 0; i_ < NIds; i_++) id_lanes_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (32'd1 << lane_q) : id_lanes_d[32*i_ +: 32];
+            for (int i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? buf_a_q[32*lane_q +: 32] : id_addr_d[32*i_ +: 32];
+            for (int i_ = 0; i_ < NIds; i_++) id_loc_d[i_] = (i_ == 32'(free_id)) ? 1'b0 : id_loc_d[i_];
+            for (int i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? cw_q : id_warp_d[WW*i_ +: WW];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(cslot_q)) ? slot_out_d[7*i_ +: 7] + 7'd1 : slot_out_d[7*i_ +: 7];
             lpend_d = lpend_q & ~(32'd1 << lane_q);
             perf_o[7] = 1'b1;
             st_d = ((lpend_q & ~(32'd1 << lane_q)) == '0) ? E_LS_DONE : E_AS_RD;
@@ -2175,9 +2181,9 @@ module tsm_sm #(
       // ---- retire and warp end ----
       E_RET: begin
         ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_active = act_c; ev_exec = cexec_q; ev_exit = nlive_q == '0;
-        begin for (int i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (npc_q) : w_pc_d[32*i_ +: 32]; end
-        begin for (int i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (nact_q) : w_active_d[32*i_ +: 32]; end
-        begin for (int i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? (nlive_q) : w_live_d[32*i_ +: 32]; end
+        for (int i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? npc_q : w_pc_d[32*i_ +: 32];
+        for (int i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? nact_q : w_active_d[32*i_ +: 32];
+        for (int i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? nlive_q : w_live_d[32*i_ +: 32];
         perf_o[0] = 1'b1;
         perf_lanes_o = popc32(cexec_q);
         if (nlive_q == '0) st_d = E_FIN;
@@ -2187,10 +2193,10 @@ module tsm_sm #(
         end else st_d = E_IDLE;
       end
       E_FIN: begin
-        begin for (int i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(cw_q)) ? (1'b0) : w_valid_d[i_]; end
-        begin for (int i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(blk_c)) ? (b_unfin_q[5*blk_c +: 5] - 5'd1) : b_unfin_d[5*i_ +: 5]; end
+        for (int i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(cw_q)) ? 1'b0 : w_valid_d[i_];
+        for (int i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(blk_c)) ? b_unfin_q[5*blk_c +: 5] - 5'd1 : b_unfin_d[5*i_ +: 5];
         if (b_unfin_q[5*blk_c +: 5] == 5'd1) begin
-          begin for (int i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(blk_c)) ? (1'b0) : b_valid_d[i_]; end
+          for (int i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(blk_c)) ? 1'b0 : b_valid_d[i_];
           resident_d = resident_q - 32'd1;
           st_d = E_IDLE;
         end else begin
@@ -2253,9 +2259,9 @@ module tsm_sm #(
           end
         end
         if (drained) begin
-          begin for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(dsl)) ? (1'b0) : slot_valid_d[i_]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(slot_warp_q[WW*dsl +: WW])) ? (w_ld_d[4*i_ +: 4] - 4'd1) : w_ld_d[4*i_ +: 4]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(slot_warp_q[WW*dsl +: WW])) ? (1'b0) : w_sb_d[i_]; end
+          for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(dsl)) ? 1'b0 : slot_valid_d[i_];
+          for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(slot_warp_q[WW*dsl +: WW])) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
+          for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(slot_warp_q[WW*dsl +: WW])) ? 1'b0 : w_sb_d[i_];
         end else if (found) begin
           rm_raddr = pid_d;
           pg_d = '0;
@@ -2297,9 +2303,9 @@ module tsm_sm #(
             pg_d = pg_q + 1'b1;
           end
           if (last) begin
-            begin for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(pid_q)) ? (1'b0) : id_busy_d[i_]; end
-            begin for (int i_ = 0; i_ < NIds; i_++) resp_pend_d[i_] = (i_ == 32'(pid_q)) ? (1'b0) : resp_pend_d[i_]; end
-            begin for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(sl)) ? (slot_out_d[7*i_ +: 7] - 7'd1) : slot_out_d[7*i_ +: 7]; end
+            for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(pid_q)) ? 1'b0 : id_busy_d[i_];
+            for (int i_ = 0; i_ < NIds; i_++) resp_pend_d[i_] = (i_ == 32'(pid_q)) ? 1'b0 : resp_pend_d[i_];
+            for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(sl)) ? slot_out_d[7*i_ +: 7] - 7'd1 : slot_out_d[7*i_ +: 7];
             ps_d = P_IDLE;
             if (slot_out_q[7*sl +: 7] == 7'd1 && slot_ret_q[sl]) begin
               // The ID is free again from the next clock: P_RET keeps the slot itself.
@@ -2308,9 +2314,9 @@ module tsm_sm #(
                 pslot_d = sl;
               end
               else begin
-                begin for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(sl)) ? (1'b0) : slot_valid_d[i_]; end
-                begin for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(pw)) ? (w_ld_d[4*i_ +: 4] - 4'd1) : w_ld_d[4*i_ +: 4]; end
-                begin for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(pw)) ? (1'b0) : w_sb_d[i_]; end
+                for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(sl)) ? 1'b0 : slot_valid_d[i_];
+                for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(pw)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
+                for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(pw)) ? 1'b0 : w_sb_d[i_];
               end
             end
           end
@@ -2324,10 +2330,10 @@ module tsm_sm #(
         if (!ev_valid) begin
           ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_warp = pw; ev_seq = slot_seq_q[32*sl +: 32]; ev_pc = slot_pc_q[32*sl +: 32];
           ev_active = slot_act_q[32*sl +: 32]; ev_exec = slot_exec_q[32*sl +: 32]; ev_exit = 1'b0;
-          begin for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(sl)) ? (1'b0) : slot_valid_d[i_]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(pw)) ? (w_ld_d[4*i_ +: 4] - 4'd1) : w_ld_d[4*i_ +: 4]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(pw)) ? (1'b0) : w_sb_d[i_]; end
-          begin for (int i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(pw)) ? (1'b0) : w_atom_d[i_]; end
+          for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(sl)) ? 1'b0 : slot_valid_d[i_];
+          for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(pw)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
+          for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(pw)) ? 1'b0 : w_sb_d[i_];
+          for (int i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(pw)) ? 1'b0 : w_atom_d[i_];
           ps_d = P_IDLE;
         end
       end
