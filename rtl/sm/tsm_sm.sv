@@ -587,10 +587,40 @@ module tsm_sm #(
   end
 
   // ===================================================================================================
-  // Engine: one warp instruction at a time, row by row (docs/sm-rtl.md §2.0). The response
-  // processor (below it in this block) writes returning load data whenever the engine leaves the
-  // register-file write port and the commit port free.
+  // Everything the engine's states compute lane by lane, from registered state only. Each block is
+  // its own small process: inside the engine's one big case, every local variable, loop variable and
+  // inlined function call would be held in every state, and Yosys's proc_mux walks all of those
+  // holds once for every bit range it builds a multiplexer for (docs/sm-rtl.md §2.11).
   // ===================================================================================================
+  logic          has_b_w, b_const_w, b_imm_w, reads_rb_w, memoff_w, writes_pd_w, writes_pq_w, wide_w, barmode_w;
+  logic [1:0]    sfmt_w, bop_w, vote_w, shfl_w, redop_w;
+  logic [2:0]    unit_w, pcc_w, atype_w;
+  logic [3:0]    aop_w;
+  logic [15:0]   coff_w;
+  always_comb begin
+    has_b_w = tsm_isa_pkg::op_has_b(op);
+    b_const_w = tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST;
+    b_imm_w = tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM;
+    reads_rb_w = tsm_isa_pkg::op_reads_rb(op);
+    memoff_w = tsm_isa_pkg::op_mem_offset(op);
+    writes_pd_w = tsm_isa_pkg::op_writes_pd(op);
+    writes_pq_w = tsm_isa_pkg::op_writes_pq(op);
+    wide_w = (op == tsm_isa_pkg::OP_IMAD && tsm_isa_pkg::f_mulw(ci_q) == tsm_isa_pkg::MULW_WIDE) ||
+             (op == tsm_isa_pkg::OP_I2F && n_ra == 3'd2);
+    barmode_w = tsm_isa_pkg::f_barmode(ci_q) == tsm_isa_pkg::BARMODE_SYNC;
+    sfmt_w = tsm_isa_pkg::f_sfmt(ci_q);
+    bop_w = tsm_isa_pkg::f_bop(ci_q);
+    vote_w = tsm_isa_pkg::f_vote(ci_q);
+    shfl_w = tsm_isa_pkg::f_shfl(ci_q);
+    redop_w = tsm_isa_pkg::f_redop(ci_q);
+    unit_w = tsm_isa_pkg::op_unit(op);
+    pcc_w = tsm_isa_pkg::f_pcc(ci_q);
+    atype_w = tsm_isa_pkg::f_atype(ci_q);
+    aop_w = tsm_isa_pkg::f_aop(ci_q);
+    coff_w = tsm_isa_pkg::f_coff(ci_q);
+  end
+
+  // ---- the current warp, the scheduler's choice, the checks before issue ----
   logic [W-1:0]  ready_w;
   logic [WW-1:0] sel_w;
   logic          sel_ok;
@@ -610,92 +640,36 @@ module tsm_sm #(
   logic          free_slot_ok;
   logic [BW-1:0] free_blk;
   logic [WW-1:0] free_warp;
-  logic          eng_rf_busy;
   logic          is_load, is_store, is_atom, is_cas, a64, shared_only, wide_addr;
   logic [2:0]    msz;
   logic [4:0]    nbytes;
   logic [2:0]    nwords;
   logic [31:0]   shmask, glmask;
   logic [31:0]   walk_x, walk_y, walk_z;
-
+  logic [5:0]    ctz_exec, ctz_pend, popc_exec;
+  logic [31:0]   pl_mask;            // the lanes of the warp being placed
   always_comb begin
-    // ---- defaults: hold every register ----
-    // Writes into per-warp, per-slot, per-ID and per-lane vectors loop over the elements with a
-    // constant index and compare it with the variable one: Yosys expands a write through a variable
-    // index over the whole vector (docs/sm-rtl.md §2.11).
-    st_d = st_q; sw_d = sw_q; running_d = running_q;
-    w_valid_d = w_valid_q; w_wait_d = w_wait_q; w_sb_d = w_sb_q; w_atom_d = w_atom_q;
-    w_pc_d = w_pc_q; w_active_d = w_active_q; w_live_d = w_live_q; w_seq_d = w_seq_q;
-    w_blk_d = w_blk_q; w_wib_d = w_wib_q; w_base_d = w_base_q; w_sp_d = w_sp_q; w_bar_d = w_bar_q;
-    w_bred_d = w_bred_q; w_bred_rd_d = w_bred_rd_q; w_bred_lanes_d = w_bred_lanes_q; w_bred_seq_d = w_bred_seq_q;
-    w_tid0_d = w_tid0_q; w_ld_d = w_ld_q; w_st_d = w_st_q; pred_d = pred_q; last_d = last_q;
-    b_valid_d = b_valid_q; b_ctaid_d = b_ctaid_q; b_unfin_d = b_unfin_q; b_sbase_d = b_sbase_q;
-    resident_d = resident_q; pl_pend_d = pl_pend_q; pl_linear_d = pl_linear_q; pl_ctaid_d = pl_ctaid_q;
-    cw_d = cw_q; ci_d = ci_q; cpc_d = cpc_q; cexec_d = cexec_q; cseq_d = cseq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
-    npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; g_d = g_q; k_d = k_q; lane_d = lane_q; cnt_d = cnt_q;
-    sidx_d = sidx_q; skind_d = skind_q; spush_d = spush_q; rel_pend_d = rel_pend_q; fin_d = fin_q;
-    rel_blk_d = rel_blk_q; rel_id_d = rel_id_q; rel_val_d = rel_val_q; rel_w_d = rel_w_q; fin_id_d = fin_id_q;
-    hi_d = hi_q; row_d = row_q; res_d = res_q;
-    dpa_d = dpa_q; dpb_d = dpb_q; dpc_d = dpc_q; dpr_d = dpr_q; dpp_d = dpp_q; prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
-    walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; members_d = members_q; ballot_d = ballot_q; vres_d = vres_q;
-    buf_a_d = buf_a_q; buf_b_d = buf_b_q; buf_c_d = buf_c_q; lsp_d = lsp_q; lpend_d = lpend_q;
-    slot_valid_d = slot_valid_q; slot_ret_d = slot_ret_q; slot_atom_d = slot_atom_q; slot_w64_d = slot_w64_q;
-    slot_warp_d = slot_warp_q; slot_rd_d = slot_rd_q; slot_n_d = slot_n_q; slot_msz_d = slot_msz_q;
-    slot_out_d = slot_out_q; slot_seq_d = slot_seq_q; slot_pc_d = slot_pc_q; slot_act_d = slot_act_q;
-    slot_exec_d = slot_exec_q; slot_off_d = slot_off_q; cslot_d = cslot_q; cslot_ok_d = cslot_ok_q;
-    id_busy_d = id_busy_q; id_store_d = id_store_q; resp_pend_d = resp_pend_q; id_slot_d = id_slot_q;
-    id_k_d = id_k_q; id_loc_d = id_loc_q; id_lanes_d = id_lanes_q; id_addr_d = id_addr_q; id_warp_d = id_warp_q;
-    ic_vld_d = ic_vld_q; ic_tag_d = ic_tag_q; ic_cnt_d = ic_cnt_q;
-    cc_got_d = cc_got_q; caddr_d = caddr_q;
-    ps_d = ps_q; pid_d = pid_q; pg_d = pg_q; pk_d = pk_q; pslot_d = pslot_q;
-    flt_d = flt_q; flt_kind_d = flt_kind_q; flt_warp_d = flt_warp_q; flt_pc_d = flt_pc_q;
-    flt_addr_d = flt_addr_q; flt_lane_d = flt_lane_q;
-
-    // ---- default port values ----
-    rf_raddr = '0; rf_we = '0; rf_waddr = '0; rf_wdata = '0;
-    ic_re = 1'b0; ic_raddr = '0; cc_raddr = '0; cc_twe = 1'b0; cc_twdata = '0; rm_raddr = pid_q;
-    stk_we = 1'b0; stk_addr = '0; stk_wdata = '0; bar_we = 1'b0; bar_addr = '0; bar_wdata = '0;
-    sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0;
-    rq_valid = 1'b0; rq_id = '0; rq_kind = 2'd0; rq_addr = '0;
-    rq_mask = '0; rq_data = '0; rq_atom = '0;
-    resp_fill_ic = 1'b0; resp_fill_cc = 1'b0; resp_fill_rm = 1'b0; ic_waddr = '0;
-    ev_valid = 1'b0; ev_kind = EV_RETIRE; ev_warp = cw_q; ev_seq = cseq_q; ev_pc = cpc_q; ev_active = '0;
-    ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
-    ev_mask = '0; ev_wdata = '0;
-    sp_valid = 1'b0; sfu_valid = 1'b0; sfu_x = '0;
-    dp_valid = 1'b0; dp_a = '0; dp_b = '0; dp_c = '0;
-    perf_o = '0; perf_lanes_o = '0;
-
-    // ---- current warp's fields ----
     act_c = w_active_q[32*cw_q +: 32];
     live_c = w_live_q[32*cw_q +: 32];
     base_c = w_base_q[RA*cw_q +: RA];
     blk_c = w_blk_q[BW*cw_q +: BW];
     spt_c = w_sp_q[SPW*cw_q +: SPW];
     wp_c = pred_q[32*7*cw_q +: 32*7];
-    wp_d = wp_c;
     guard = '0;
     for (int l = 0; l < 32; l++)
-      guard[l] = ((pg_w == 3'd7) ? 1'b1 : wp_c[l*7 + 32'(pg_w)])
-                 ^ pgn_w;
+      guard[l] = ((pg_w == 3'd7) ? 1'b1 : wp_c[l*7 + 32'(pg_w)]) ^ pgn_w;
     gexec = rowlanes(cexec_q, g_q);
-
-    // Operands of the SP lanes: row data of ports A, B, C; B replaced by the constant or immediate.
-    for (int l = 0; l < L; l++) begin
-      sp_a[32*l +: 32] = (rd_ra && f_ra != 8'd255) ? rf_rdata[32*l +: 32] : 32'd0;
-      sp_b[32*l +: 32] = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
-      if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) sp_b[32*l +: 32] = bconst_q;
-      if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) sp_b[32*l +: 32] = imm_b;
-      sp_c[32*l +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
-      sp_preds[8*l +: 8] = {1'b1, wp_c[(32'(g_q[GroupBits-1:0]) * L + l)*7 +: 7]};
-    end
+    ctz_exec = ctz32(cexec_q);
+    ctz_pend = ctz32(lpend_q);
+    popc_exec = popc32(cexec_q);
+    pl_mask = lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)));
 
     // Memory-operation decode.
     msz = tsm_isa_pkg::f_msz(ci_q);
     is_atom = op == tsm_isa_pkg::OP_ATOM || op == tsm_isa_pkg::OP_ATOMS || op == tsm_isa_pkg::OP_ATOMCAS ||
               op == tsm_isa_pkg::OP_ATOMSCAS;
     is_cas = op == tsm_isa_pkg::OP_ATOMCAS || op == tsm_isa_pkg::OP_ATOMSCAS;
-    a64 = tsm_isa_pkg::f_atype(ci_q) == tsm_isa_pkg::ATYPE_U64 || tsm_isa_pkg::f_atype(ci_q) == tsm_isa_pkg::ATYPE_S64;
+    a64 = atype_w == tsm_isa_pkg::ATYPE_U64 || atype_w == tsm_isa_pkg::ATYPE_S64;
     is_load = op == tsm_isa_pkg::OP_LDG || op == tsm_isa_pkg::OP_LDS || op == tsm_isa_pkg::OP_LDL ||
               op == tsm_isa_pkg::OP_LD || op == tsm_isa_pkg::OP_LDC;
     is_store = op == tsm_isa_pkg::OP_STG || op == tsm_isa_pkg::OP_STS || op == tsm_isa_pkg::OP_STL ||
@@ -734,7 +708,7 @@ module tsm_sm #(
     for (int s = 0; s < NSlots; s++) begin
       if (slot_valid_q[s] && slot_warp_q[WW*s +: WW] == cw_q) begin
         if (rd_ra && overlap(f_ra, n_ra, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
-        if (rd_b && overlap(f_rb, tsm_isa_pkg::op_reads_rb(op) ? 3'd1 : n_b, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
+        if (rd_b && overlap(f_rb, reads_rb_w ? 3'd1 : n_b, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
         if (rd_rc && overlap(f_rc, n_rc, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
         if ((rd_rd || wr_rd) && overlap(f_rd, n_rd, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
       end
@@ -746,7 +720,7 @@ module tsm_sm #(
     // Registers beyond the kernel's count.
     bad_reg = 1'b0;
     if (rd_ra && f_ra != 8'd255 && 32'(f_ra) + 32'(n_ra) > regs_i) bad_reg = 1'b1;
-    if (rd_b && f_rb != 8'd255 && 32'(f_rb) + (tsm_isa_pkg::op_reads_rb(op) ? 32'd1 : 32'(n_b)) > regs_i) bad_reg = 1'b1;
+    if (rd_b && f_rb != 8'd255 && 32'(f_rb) + (reads_rb_w ? 32'd1 : 32'(n_b)) > regs_i) bad_reg = 1'b1;
     if (rd_rc && f_rc != 8'd255 && 32'(f_rc) + 32'(n_rc) > regs_i) bad_reg = 1'b1;
     if ((rd_rd || wr_rd) && f_rd != 8'd255 && 32'(f_rd) + 32'(n_rd) > regs_i) bad_reg = 1'b1;
     insn_ok = tsm_isa_pkg::insn_valid(ci_q);
@@ -755,6 +729,688 @@ module tsm_sm #(
     walk_x = 32'(walk_q[0 +: DW]);
     walk_y = 32'(walk_q[DW +: DW]);
     walk_z = 32'(walk_q[2*DW +: DW]);
+  end
+
+  // ---- register-file rows the states read and write ----
+  logic [RA-1:0] rw_a, rw_b, rw_c, rw_d, rw_a1, rw_b1, rw_c1, rw_d1, rw_dk, rw_hi;
+  logic [RA-1:0] rw_vb, rw_asb, rw_asc, rw_lnb1, rw_lnc1;
+  logic [RA-1:0] st_ra, st_rb, st_rc, st_rd;   // E_SP_ST: the rows read (cnt) and written (cnt - 2)
+  logic [L-1:0]  st_lw, sh_rl;
+  logic [GroupBits:0] st_rw;
+  always_comb begin
+    logic [GroupBits:0] rr;
+    rr = (GroupBits + 1)'(cnt_q);
+    st_rw = (GroupBits + 1)'(cnt_q - 32'd2);
+    rw_a = rowof(base_c, f_ra, g_q);
+    rw_b = rowof(base_c, f_rb, g_q);
+    rw_c = rowof(base_c, f_rc, g_q);
+    rw_d = rowof(base_c, f_rd, g_q);
+    rw_a1 = rowof(base_c, f_ra + 8'd1, g_q);
+    rw_b1 = rowof(base_c, f_rb + 8'd1, g_q);
+    rw_c1 = rowof(base_c, f_rc + 8'd1, g_q);
+    rw_d1 = rowof(base_c, f_rd + 8'd1, g_q);
+    rw_dk = rowof(base_c, f_rd + 8'(k_q), g_q);
+    rw_hi = rowof(base_c, op == tsm_isa_pkg::OP_IMAD ? f_rc + 8'd1 : f_ra + 8'd1, g_q);
+    st_ra = rowof(base_c, f_ra, rr);
+    st_rb = rowof(base_c, f_rb, rr);
+    st_rc = rowof(base_c, f_rc, rr);
+    st_rd = rowof(base_c, f_rd, st_rw);
+    st_lw = rowlanes(cexec_q, st_rw);
+    rw_vb = rowof(base_c, f_rb, (GroupBits + 1)'(32'(ctz_exec) / L));
+    rw_asb = rowof(base_c, f_rb, (GroupBits + 1)'(32'(ctz_pend) / L));
+    rw_asc = rowof(base_c, f_rc, (GroupBits + 1)'(32'(ctz_pend) / L));
+    rw_lnb1 = rowof(base_c, f_rb + 8'd1, (GroupBits + 1)'(32'(lane_q) / L));
+    rw_lnc1 = rowof(base_c, f_rc + 8'd1, (GroupBits + 1)'(32'(lane_q) / L));
+    sh_rl = rowlanes(shmask, g_q);
+  end
+
+  // ---- SP operands: row data of ports A, B, C; B replaced by the constant or immediate ----
+  always_comb begin
+    logic [GroupBits-1:0] pr;
+    // E_SP_ST executes row cnt - 1 while it reads row cnt.
+    pr = (st_q == E_SP_ST && cnt_q >= 32'd1 && cnt_q <= 32'(G)) ? GroupBits'(cnt_q - 32'd1) : g_q[GroupBits-1:0];
+    for (int l = 0; l < L; l++) begin
+      sp_a[32*l +: 32] = (rd_ra && f_ra != 8'd255) ? rf_rdata[32*l +: 32] : 32'd0;
+      sp_b[32*l +: 32] = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
+      if (has_b_w && b_const_w) sp_b[32*l +: 32] = bconst_q;
+      if (has_b_w && b_imm_w) sp_b[32*l +: 32] = imm_b;
+      sp_c[32*l +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
+      sp_preds[8*l +: 8] = {1'b1, wp_c[(32'(pr) * L + l)*7 +: 7]};
+    end
+  end
+
+  // ---- wide SP sources (E_SP_HI2) and the DP unit's operand rows (E_DP_HI, E_DP_HI2) ----
+  // Words of sources narrower than 64 bits, of RZ, and absent operands are 0; B from a constant
+  // bank is the 8-byte constant, an immediate the top 20 bits of a binary64.
+  logic [L*32-1:0] hi_row;
+  logic [L*64-1:0] dpa_row, dpb_row, dpc_row;
+  always_comb begin
+    logic hi;
+    logic [31:0] a, b, c;
+    hi = st_q == E_DP_HI2;
+    dpa_row = dpa_q;
+    dpb_row = dpb_q;
+    dpc_row = dpc_q;
+    for (int l = 0; l < L; l++) begin
+      hi_row[32*l +: 32] = ((op == tsm_isa_pkg::OP_IMAD ? f_rc : f_ra) == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
+      a = (rd_ra && f_ra != 8'd255 && (!hi || n_ra == 3'd2)) ? rf_rdata[32*l +: 32] : 32'd0;
+      b = (rd_b && f_rb != 8'd255 && (!hi || n_b == 3'd2)) ? rf_rdata[L*32 + 32*l +: 32] : 32'd0;
+      if (has_b_w && b_const_w) b = hi ? bconst_hi_q : bconst_q;
+      if (has_b_w && b_imm_w) b = hi ? {imm20_w, 12'd0} : 32'd0;
+      c = (rd_rc && f_rc != 8'd255 && (!hi || n_rc == 3'd2)) ? rf_rdata[2*L*32 + 32*l +: 32] : 32'd0;
+      if (hi) dpa_row[64*l + 32 +: 32] = a; else dpa_row[64*l +: 32] = a;
+      if (hi) dpb_row[64*l + 32 +: 32] = b; else dpb_row[64*l +: 32] = b;
+      if (hi) dpc_row[64*l + 32 +: 32] = c; else dpc_row[64*l +: 32] = c;
+    end
+  end
+
+  // ---- DP unit feed (step cnt, lanes cnt*DL ..) and collection (step cnt - DpStages), E_DP_EX ----
+  logic [DL*64-1:0] dpf_a, dpf_b, dpf_c;
+  logic [L*64-1:0]  dpr_row;
+  logic [L-1:0]     dpp_row;
+  logic [L*32-1:0]  dpr_lo, dpr_hi;
+  always_comb begin
+    logic [1:0]  da, db, dc;
+    logic [63:0] a;
+    logic [31:0] j;
+    da = tsm_isa_pkg::dec_ra(ci_q);
+    db = tsm_isa_pkg::dec_b(ci_q);
+    dc = tsm_isa_pkg::dec_rc(ci_q);
+    for (int d = 0; d < DL; d++) begin
+      j = ((cnt_q < 32'(DpSteps)) ? cnt_q : 32'd0) * DL + 32'(d);
+      a = dpa_q[64*j +: 64];
+      // The decorations act on the source's sign: bit 63, or 31 / 15 for F2F's narrower sources.
+      if (op == tsm_isa_pkg::OP_F2F && sfmt_w == tsm_isa_pkg::FTYPE_F32)
+        a[31] = (a[31] & ~da[1]) ^ da[0];
+      else if (op == tsm_isa_pkg::OP_F2F && sfmt_w == tsm_isa_pkg::FTYPE_F16)
+        a[15] = (a[15] & ~da[1]) ^ da[0];
+      else a[63] = (a[63] & ~da[1]) ^ da[0];
+      dpf_a[64*d +: 64] = a;
+      dpf_b[64*d +: 64] = {(dpb_q[64*j + 63] & ~db[1]) ^ db[0], dpb_q[64*j +: 63]};
+      dpf_c[64*d +: 64] = {(dpc_q[64*j + 63] & ~dc[1]) ^ dc[0], dpc_q[64*j +: 63]};
+    end
+    dpr_row = dpr_q;
+    dpp_row = dpp_q;
+    if (cnt_q >= 32'(DpStages)) begin
+      for (int d = 0; d < DL; d++) begin
+        j = (cnt_q - 32'(DpStages)) * DL + 32'(d);
+        for (int jj = 0; jj < L; jj++)
+          if (j == jj) begin dpr_row[64*jj +: 64] = dp_r[64*d +: 64]; dpp_row[jj] = dp_p[d]; end
+      end
+    end
+    for (int l = 0; l < L; l++) begin
+      dpr_lo[32*l +: 32] = dpr_q[64*l +: 32];
+      dpr_hi[32*l +: 32] = dpr_q[64*l + 32 +: 32];
+    end
+  end
+
+  // ---- SFU feed (E_SFU_FEED: SfuUnits lanes a clock) and collection ----
+  logic [S*32-1:0] sfu_xrow;
+  logic [L*32-1:0] sfu_res;
+  always_comb begin
+    logic [31:0] x;
+    for (int s = 0; s < S; s++) begin
+      x = (k_q == 6'd0) ? rf_rdata[32*(32'(k_q) * S + s) +: 32] : row_q[32*(32'(k_q) * S + s) +: 32];
+      sfu_xrow[32*s +: 32] = (f_ra == 8'd255) ? 32'd0 : x;
+    end
+    sfu_res = res_q;
+    for (int c = 0; c < L / S; c++)
+      if (32'(sfu_chunk_o) == c) for (int s = 0; s < S; s++) sfu_res[32*(c * S + s) +: 32] = sfu_r[32*s +: 32];
+  end
+
+  // ---- S2R: special registers of the row's lanes (thread coordinates by walking) ----
+  logic [L*32-1:0] s2r_data;
+  logic [3*DW-1:0] s2r_walk;
+  always_comb begin
+    logic [31:0] sv;
+    logic [31:0] x, y, z;
+    logic [5:0] lane;
+    x = walk_x; y = walk_y; z = walk_z;
+    for (int l = 0; l < L; l++) begin
+      lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
+      unique case (sreg_w)
+        tsm_isa_pkg::SREG_LANEID: sv = 32'(lane);
+        tsm_isa_pkg::SREG_CLOCK: sv = sclk_q[31:0];
+        tsm_isa_pkg::SREG_CLOCK_HI: sv = sclk_q[63:32];
+        tsm_isa_pkg::SREG_WARPID: sv = 32'(cw_q);
+        tsm_isa_pkg::SREG_NWARPID: sv = W;
+        tsm_isa_pkg::SREG_SMID: sv = sm_id_i;
+        tsm_isa_pkg::SREG_NSMID: sv = num_sms_i;
+        tsm_isa_pkg::SREG_TID_X: sv = x;
+        tsm_isa_pkg::SREG_TID_Y: sv = y;
+        tsm_isa_pkg::SREG_TID_Z: sv = z;
+        tsm_isa_pkg::SREG_NTID_X: sv = block_x_i;
+        tsm_isa_pkg::SREG_NTID_Y: sv = block_y_i;
+        tsm_isa_pkg::SREG_NTID_Z: sv = block_z_i;
+        tsm_isa_pkg::SREG_CTAID_X: sv = {16'd0, b_ctaid_q[48*blk_c +: 16]};
+        tsm_isa_pkg::SREG_CTAID_Y: sv = {16'd0, b_ctaid_q[48*blk_c + 16 +: 16]};
+        tsm_isa_pkg::SREG_CTAID_Z: sv = {16'd0, b_ctaid_q[48*blk_c + 32 +: 16]};
+        tsm_isa_pkg::SREG_NCTAID_X: sv = grid_x_i;
+        tsm_isa_pkg::SREG_NCTAID_Y: sv = grid_y_i;
+        tsm_isa_pkg::SREG_NCTAID_Z: sv = grid_z_i;
+        tsm_isa_pkg::SREG_LANEMASK_EQ: sv = 32'd1 << lane;
+        tsm_isa_pkg::SREG_LANEMASK_LT: sv = (32'd1 << lane) - 32'd1;
+        tsm_isa_pkg::SREG_LANEMASK_LE: sv = lane == 6'd31 ? 32'hFFFF_FFFF : (32'd2 << lane) - 32'd1;
+        tsm_isa_pkg::SREG_LANEMASK_GT: sv = lane == 6'd31 ? 32'd0 : ~((32'd2 << lane) - 32'd1);
+        default: sv = ~((32'd1 << lane) - 32'd1);  // LANEMASK_GE
+      endcase
+      s2r_data[32*l +: 32] = sv;
+      // Next thread.
+      if (x + 32'd1 < block_x_i) x = x + 32'd1;
+      else begin
+        x = '0;
+        if (y + 32'd1 < block_y_i) y = y + 32'd1;
+        else begin y = '0; z = z + 32'd1; end
+      end
+    end
+    s2r_walk = {DW'(z), DW'(y), DW'(x)};
+  end
+
+  // ---- VOTE: operand B of the first executing lane, the ballot, the result ----
+  logic [31:0] vote_mem, vote_bal;
+  logic        vote_res;
+  always_comb begin
+    logic [31:0] b;
+    b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(ctz_exec) % L) +: 32];
+    if (b_const_w) b = bconst_q;
+    if (b_imm_w) b = imm_b;
+    vote_mem = cexec_q & b;
+    vote_bal = '0;
+    for (int l = 0; l < 32; l++)
+      vote_bal[l] = vote_mem[l] && (((ps_w == 3'd7) ? 1'b1 : wp_c[l*7 + 32'(ps_w)]) ^ psn_w);
+    unique case (vote_w)
+      tsm_isa_pkg::VOTE_ALL: vote_res = vote_bal == vote_mem;
+      tsm_isa_pkg::VOTE_ANY: vote_res = vote_bal != 32'd0;
+      default:               vote_res = vote_bal == 32'd0 || vote_bal == vote_mem;
+    endcase
+  end
+
+  // ---- SHFL: every lane's A, B and C gathered row by row (E_SHFL_CAP), then each lane's source ----
+  logic [32*32-1:0] shfl_bufa, shfl_bufb, shfl_bufc;
+  logic [L*32-1:0]  shfl_data;
+  logic [L-1:0]     shfl_ok;
+  always_comb begin
+    logic [31:0] b;
+    logic [5:0]  lane, bv, j, maxl, minl, segm, clampv;
+    logic        ok;
+    shfl_bufa = buf_a_q;
+    shfl_bufb = buf_b_q;
+    shfl_bufc = buf_c_q;
+    for (int l = 0; l < L; l++) begin
+      b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
+      if (b_const_w) b = bconst_q;
+      if (b_imm_w) b = imm_b;
+      for (int gg = 0; gg < G; gg++)
+        if (32'(g_q[GroupBits-1:0]) == gg) begin
+          shfl_bufa[32*(gg * L + l) +: 32] = (f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32];
+          shfl_bufb[32*(gg * L + l) +: 32] = b;
+          shfl_bufc[32*(gg * L + l) +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
+        end
+    end
+    for (int l = 0; l < L; l++) begin
+      lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
+      bv = {1'b0, buf_b_q[32*lane +: 5]};
+      clampv = {1'b0, buf_c_q[32*lane +: 5]};
+      segm = {1'b0, buf_c_q[32*lane + 8 +: 5]};
+      maxl = (lane & segm) | (clampv & ~segm);
+      minl = lane & segm;
+      j = lane;
+      ok = 1'b0;
+      unique case (shfl_w)
+        tsm_isa_pkg::SHFL_UP: begin
+          ok = {1'b0, lane} >= {1'b0, bv} + {1'b0, maxl};
+          j = lane - bv;
+        end
+        tsm_isa_pkg::SHFL_DOWN: begin j = lane + bv; ok = j <= maxl; end
+        tsm_isa_pkg::SHFL_BFLY: begin j = lane ^ bv; ok = j <= maxl; end
+        default: begin j = minl | (bv & ~segm); ok = j <= maxl; end
+      endcase
+      if (!ok) j = lane;
+      shfl_ok[l] = ok;
+      shfl_data[32*l +: 32] = buf_a_q[32*j[4:0] +: 32];
+    end
+  end
+
+  // ---- predicates: the updates of the row's executing lanes, and the current warp's write-back ----
+  // Which predicate of each lane a state writes (pu_we) and the value (pu_val); DSETP's predicate
+  // row for its PRED events (dsetp_prow).
+  logic [L*7-1:0] pu_we, pu_val;
+  logic [L*8-1:0] dsetp_prow;
+  always_comb begin
+    logic sv, t, vd, vq;
+    pu_we = '0;
+    pu_val = '0;
+    dsetp_prow = prow_q;
+    for (int l = 0; l < L; l++) begin
+      // DSETP as FSETP: Pd = t bop s, then Pq = !t bop s (Pq wins when both name one predicate).
+      sv = ((ps_w == 3'd7) ? 1'b1 : wp_c[(32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(ps_w)]) ^ psn_w;
+      t = dpp_q[l];
+      unique case (bop_w)
+        tsm_isa_pkg::BOP_AND: begin vd = t & sv; vq = ~t & sv; end
+        tsm_isa_pkg::BOP_OR:  begin vd = t | sv; vq = ~t | sv; end
+        default:              begin vd = t ^ sv; vq = ~t ^ sv; end
+      endcase
+      for (int pp = 0; pp < 8; pp++) begin
+        if (32'(pd_w) == pp) dsetp_prow[8*l + pp] = vd;
+        if (32'(pq_w) == pp) dsetp_prow[8*l + pp] = vq;
+      end
+      for (int pp = 0; pp < 7; pp++) begin
+        unique case (st_q)
+          E_SP_WB: begin pu_we[7*l + pp] = sp_pwe_o[8*l + pp]; pu_val[7*l + pp] = sp_preds_o[8*l + pp]; end
+          E_DP_WB: begin
+            if (op == tsm_isa_pkg::OP_DSETP && 32'(pd_w) == pp) begin pu_we[7*l + pp] = 1'b1; pu_val[7*l + pp] = vd; end
+            if (op == tsm_isa_pkg::OP_DSETP && 32'(pq_w) == pp) begin pu_we[7*l + pp] = 1'b1; pu_val[7*l + pp] = vq; end
+          end
+          E_VOTE_WP: if (32'(pd2_w) == pp) begin pu_we[7*l + pp] = 1'b1; pu_val[7*l + pp] = vres_q; end
+          E_SHFL_WP: if (32'(pd2_w) == pp) begin pu_we[7*l + pp] = 1'b1; pu_val[7*l + pp] = shfl_ok[l]; end
+          default: ;
+        endcase
+      end
+      if (!gexec[l]) pu_we[7*l +: 7] = '0;
+    end
+    wp_d = wp_c;
+    for (int l = 0; l < L; l++)
+      for (int gg = 0; gg < G; gg++)
+        for (int pp = 0; pp < 7; pp++)
+          wp_d[(gg*L + l)*7 + pp] = (32'(g_q[GroupBits-1:0]) == gg && pu_we[7*l + pp]) ? pu_val[7*l + pp] : wp_d[(gg*L + l)*7 + pp];
+    // The current warp's predicates go back with constant indices (see §2.11 of docs/sm-rtl.md).
+    pred_d = pred_q;
+    for (int w = 0; w < W; w++) if (32'(cw_q) == w) pred_d[32*7*w +: 32*7] = wp_d;
+  end
+
+  // ---- predicate events after an SP or DP row (E_SP_P1, E_SP_P2): the predicates the instruction
+  // names, in order ----
+  logic [2:0]      pev_p;
+  logic            pev_named;
+  logic [L*32-1:0] pev_data;
+  always_comb begin
+    pev_p = 3'd7;
+    pev_named = 1'b0;
+    if (st_q == E_SP_P1) begin
+      if (writes_pd_w) begin
+        pev_p = pd_w; pev_named = 1'b1;
+      end else if (sp_pcc) begin
+        pev_p = pcc_w; pev_named = 1'b1;
+      end
+    end else if (writes_pq_w && pq_w != pd_w) begin
+      pev_p = pq_w; pev_named = 1'b1;
+    end
+    pev_data = '0;
+    for (int l = 0; l < L; l++) pev_data[32*l] = prow_q[8*l + 32'(pev_p)];
+  end
+
+  // ---- load/store unit: each executing lane's space and address (E_LS_AG); the row's first fault ----
+  logic             ag_flt;
+  logic [3:0]       ag_kind;
+  logic [31:0]      ag_addr, ag_lane;
+  logic [32*2-1:0]  ag_lsp;
+  logic [32*32-1:0] ag_bufa, ag_bufb;
+  always_comb begin
+    logic [5:0]  lane;
+    logic [31:0] lo, hi, off, a32, rel, ea;
+    logic [32:0] sum_lo;
+    logic [31:0] sum_hi;
+    logic [1:0]  space;
+    logic [3:0]  kind;
+    ag_flt = 1'b0; ag_kind = '0; ag_addr = '0; ag_lane = '0;
+    ag_lsp = lsp_q;
+    ag_bufa = buf_a_q;
+    ag_bufb = buf_b_q;
+    for (int l = 0; l < L; l++) begin
+      lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
+      lo = (f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32];
+      hi = (f_ra == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
+      off = (op == tsm_isa_pkg::OP_LDC) ? {16'd0, coff_w} : memoff_w ? {{8{moff_w[23]}}, moff_w} : 32'd0;
+      sum_lo = {1'b0, lo} + {1'b0, off};
+      sum_hi = hi + {32{off[31]}} + 32'(sum_lo[32]);
+      a32 = sum_lo[31:0];
+      kind = '0;
+      if (wide_addr && sum_hi != '0) kind = F_RANGE;
+      // The space of the lane and its address within it.
+      space = SP_GLOBAL;
+      rel = a32;
+      if (shared_only) space = SP_SHARED;
+      else if (op == tsm_isa_pkg::OP_LDL || op == tsm_isa_pkg::OP_STL) space = SP_LOCAL;
+      else if (op == tsm_isa_pkg::OP_LD || op == tsm_isa_pkg::OP_ST || op == tsm_isa_pkg::OP_ATOM ||
+               op == tsm_isa_pkg::OP_ATOMCAS) begin
+        if (a32 - tsm_isa_pkg::SHARED_WINDOW_BASE < tsm_isa_pkg::WINDOW_BYTES) begin
+          space = SP_SHARED; rel = a32 - tsm_isa_pkg::SHARED_WINDOW_BASE;
+        end else if (a32 - tsm_isa_pkg::LOCAL_WINDOW_BASE < tsm_isa_pkg::WINDOW_BYTES) begin
+          space = SP_LOCAL; rel = a32 - tsm_isa_pkg::LOCAL_WINDOW_BASE;
+        end
+      end
+      if (kind == '0 && (rel & (32'(nbytes) - 32'd1)) != '0) kind = F_MISALIGNED;
+      if (kind == '0 && space == SP_SHARED && {1'b0, rel} + 33'(nbytes) > {1'b0, shared_i}) kind = F_OOB;
+      if (kind == '0 && space == SP_LOCAL && (is_atom || {1'b0, rel} + 33'(nbytes) > {1'b0, local_bytes_i})) kind = F_OOB;
+      if (kind == '0 && op == tsm_isa_pkg::OP_LDC && {1'b0, rel} + 33'(nbytes) > 33'h1_0000) kind = F_OOB;
+      unique case (space)
+        SP_SHARED: ea = 32'(b_sbase_q[SAW*blk_c +: SAW]) + rel;
+        SP_LOCAL: ea = local_base_i + (rel >> 2) * LocalStride +
+                       (((sm_id_i * W + 32'(cw_q)) * 32 + 32'(lane)) << 2) + {30'd0, rel[1:0]};
+        default: ea = (op == tsm_isa_pkg::OP_LDC) ? cbank_base_i[32*cbank_w +: 32] + rel : a32;
+      endcase
+      if (gexec[l] && k_q == '0) begin
+        if (kind != '0 && !ag_flt) begin
+          ag_flt = 1'b1; ag_kind = kind; ag_addr = wide_addr && kind == F_RANGE ? sum_hi : a32; ag_lane = 32'(lane);
+        end
+        for (int gg = 0; gg < G; gg++)
+          if (32'(g_q[GroupBits-1:0]) == gg) begin ag_lsp[2*(gg*L + l) +: 2] = space; ag_bufa[32*(gg*L + l) +: 32] = ea; end
+      end
+      if (gexec[l])
+        for (int gg = 0; gg < G; gg++)
+          if (32'(g_q[GroupBits-1:0]) == gg) ag_bufb[32*(gg*L + l) +: 32] = (f_rd == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
+    end
+  end
+
+  // ---- shared memory: one step of the half-warp in flight (E_LS_SH), and its loaded words
+  // (E_LS_SHDATA). Each bank serves the lowest served lane's word; stores merge the served lanes in
+  // lane order ----
+  logic [SB*SRW-1:0] shs_addr;
+  logic [SB-1:0]     shs_we;
+  logic [SB*4-1:0]   shs_be;
+  logic [SB*32-1:0]  shs_wdata;
+  logic [31:0]       shs_members, shs_lpend;
+  logic [32*32-1:0]  shd_bufc;
+  always_comb begin
+    logic             h;
+    logic [16*32-1:0] hba, hwd;   // the half-warp's byte addresses and store data
+    logic [16*4-1:0]  hbe;        // and byte enables
+    logic [31:0]      ba, wa, v;
+    h = cnt_q[0];
+    hba = h ? buf_a_q[32*16 +: 32*16] : buf_a_q[0 +: 32*16];
+    hwd = h ? buf_b_q[32*16 +: 32*16] : buf_b_q[0 +: 32*16];
+    for (int li = 0; li < 16; li++) begin
+      hba[32*li +: 32] = hba[32*li +: 32] + (32'(k_q) << 2);
+      hbe[4*li +: 4] = nbytes == 5'd1 ? (4'b0001 << hba[32*li +: 2]) : nbytes == 5'd2 ? (4'b0011 << hba[32*li +: 2]) : 4'b1111;
+    end
+    shs_addr = '0; shs_we = '0; shs_be = '0; shs_wdata = '0;
+    for (int j = 0; j < SB; j++) begin
+      for (int li = 15; li >= 0; li--)
+        if (sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j) shs_addr[SRW*j +: SRW] = SRW'((hba[32*li +: 32] >> 2) / SB);
+      for (int li = 0; li < 16; li++) begin
+        if (is_store && sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j) begin
+          shs_we[j] = 1'b1;
+          shs_be[4*j +: 4] = shs_be[4*j +: 4] | hbe[4*li +: 4];
+          for (int bb = 0; bb < 4; bb++)
+            if (hbe[4*li + bb])
+              shs_wdata[32*j + 8*bb +: 8] = 8'(hwd[32*li +: 32] >> (8 * (bb - 32'(hba[32*li +: 2]))));
+        end
+      end
+    end
+    shs_members = '0;
+    shs_lpend = lpend_q;
+    if (h) begin shs_members[31:16] = sh_serve; shs_lpend[31:16] = sh_pend & ~sh_serve; end
+    else begin shs_members[15:0] = sh_serve; shs_lpend[15:0] = sh_pend & ~sh_serve; end
+    shd_bufc = buf_c_q;
+    for (int li = 0; li < 16; li++) begin
+      ba = buf_a_q[32*(16*32'(h) + li) +: 32] + (32'(k_q) << 2);
+      wa = ba >> 2;
+      v = extract({96'd0, sh_rdata[32*(wa % SB) +: 32]}, {2'b00, ba[1:0]}, msz);
+      if (members_q[16*h + li])
+        for (int hh = 0; hh < 2; hh++) if (32'(h) == hh) shd_bufc[32*(16*hh + li) +: 32] = v;
+    end
+  end
+
+  // ---- global, local and constant lanes (E_LS_GL): the line of the lowest pending lane and every
+  // pending lane in it ----
+  logic [31:0]  gl_line, gl_match;
+  logic [15:0]  gl_mask;
+  logic [127:0] gl_data;
+  logic [32*4-1:0] gl_off;           // each lane's offset in its line, kept by the load slot
+  logic         gl_local, gl_global;
+  always_comb begin
+    logic [5:0]  p;
+    logic [31:0] pa, step, qa;
+    logic [15:0] be;
+    p = ctz_pend;
+    step = (lsp_q[2*p +: 2] == SP_LOCAL) ? LocalStride : 32'd4;
+    pa = buf_a_q[32*p +: 32] + 32'(k_q) * step;
+    gl_line = pa & ~32'hF;
+    gl_local = lsp_q[2*p +: 2] == SP_LOCAL;
+    gl_global = lsp_q[2*p +: 2] == SP_GLOBAL;
+    gl_match = '0;
+    gl_mask = '0;
+    gl_data = '0;
+    for (int q = 0; q < 32; q++) begin
+      qa = buf_a_q[32*q +: 32] + 32'(k_q) * ((lsp_q[2*q +: 2] == SP_LOCAL) ? LocalStride : 32'd4);
+      be = (nbytes == 5'd1 ? 16'h0001 : nbytes == 5'd2 ? 16'h0003 : 16'h000F) << qa[3:0];
+      if (lpend_q[q] && (qa & ~32'hF) == gl_line) begin
+        gl_match[q] = 1'b1;
+        gl_mask = gl_mask | be;
+        for (int bb = 0; bb < 16; bb++)
+          if (be[bb]) gl_data[8*bb +: 8] = 8'(buf_b_q[32*q +: 32] >> (8 * (bb - 32'(qa[3:0]))));
+      end
+      gl_off[4*q +: 4] = buf_a_q[32*q +: 4];
+    end
+  end
+
+  // ---- atomics, a lane at a time: operands (E_AS_RD2, E_AS_MEM), the shared read-modify-write
+  // (E_AS_OP) ----
+  logic [31:0]       as_b, as_c, as_bhi, as_chi;
+  logic              as_shared;
+  logic [SB*SRW-1:0] as_sh_addr;
+  logic [SB-1:0]     as_sh_we;
+  logic [SB*4-1:0]   as_sh_be;
+  logic [SB*32-1:0]  as_sh_wdata;
+  logic [32*32-1:0]  as_bufb, as_bufc;
+  always_comb begin
+    logic [31:0] wa;
+    logic [63:0] old, b, c, nv;
+    logic        sgn, bless, want_min;
+    as_b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(lane_q) % L) +: 32];
+    if (b_const_w) as_b = bconst_q;
+    if (b_imm_w) as_b = imm_b;
+    as_c = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*(32'(lane_q) % L) +: 32];
+    as_bhi = b_imm_w ? {32{imm_b[31]}} : b_const_w ? bconst_hi_q :
+             (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(lane_q) % L) +: 32];
+    as_chi = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*(32'(lane_q) % L) +: 32];
+    as_shared = lsp_q[2*lane_q +: 2] == SP_SHARED;
+    wa = buf_a_q[32*lane_q +: 32] >> 2;
+    as_sh_addr = '0;
+    as_sh_addr[SRW*(wa % SB) +: SRW] = SRW'(wa / SB);
+    as_sh_addr[SRW*((wa + 1) % SB) +: SRW] = SRW'((wa + 1) / SB);
+    old = {a64 ? sh_rdata[32*((wa + 1) % SB) +: 32] : 32'd0, sh_rdata[32*(wa % SB) +: 32]};
+    b = {hi_q[95:64], hi_q[31:0]};
+    c = {hi_q[127:96], hi_q[63:32]};
+    sgn = atype_w == tsm_isa_pkg::ATYPE_S32 || atype_w == tsm_isa_pkg::ATYPE_S64;
+    want_min = aop_w == tsm_isa_pkg::AOP_MIN;
+    if (a64) bless = sgn ? $signed(b) < $signed(old) : b < old;
+    else bless = sgn ? $signed(b[31:0]) < $signed(old[31:0]) : b[31:0] < old[31:0];
+    nv = old;
+    if (is_cas) nv = (a64 ? old == b : old[31:0] == b[31:0]) ? c : old;
+    else begin
+      unique case (aop_w)
+        tsm_isa_pkg::AOP_ADD: nv = atype_w == tsm_isa_pkg::ATYPE_F32 ? {32'd0, as_fadd} : old + b;
+        tsm_isa_pkg::AOP_MIN, tsm_isa_pkg::AOP_MAX:
+          if (atype_w == tsm_isa_pkg::ATYPE_F32) nv = {32'd0, want_min ? as_fmin : as_fmax};
+          else nv = (bless == want_min) ? b : old;
+        tsm_isa_pkg::AOP_INC: nv = (a64 ? old >= b : old[31:0] >= b[31:0]) ? 64'd0 : old + 64'd1;
+        tsm_isa_pkg::AOP_DEC: nv = (old == 64'd0 || (a64 ? old > b : old[31:0] > b[31:0])) ? b : old - 64'd1;
+        tsm_isa_pkg::AOP_EXCH: nv = b;
+        tsm_isa_pkg::AOP_AND: nv = old & b;
+        tsm_isa_pkg::AOP_OR: nv = old | b;
+        default: nv = old ^ b;
+      endcase
+    end
+    as_sh_we = '0;
+    as_sh_be = '0;
+    as_sh_wdata = '0;
+    as_sh_we[wa % SB] = 1'b1;
+    as_sh_be[4*(wa % SB) +: 4] = 4'hF;
+    as_sh_wdata[32*(wa % SB) +: 32] = nv[31:0];
+    if (a64) begin
+      as_sh_we[(wa + 1) % SB] = 1'b1;
+      as_sh_be[4*((wa + 1) % SB) +: 4] = 4'hF;
+      as_sh_wdata[32*((wa + 1) % SB) +: 32] = nv[63:32];
+    end
+    as_bufb = buf_b_q;
+    as_bufc = buf_c_q;
+    for (int q = 0; q < 32; q++) if (32'(lane_q) == q) begin as_bufc[32*q +: 32] = old[31:0]; as_bufb[32*q +: 32] = old[63:32]; end
+  end
+
+  // ---- barriers: the arrival of the current warp (E_BAR_UPD) and, after a warp exits, whether the
+  // barrier being checked is complete (E_FIN_BAR_CHK). Record: {any, nall, popc, redop, count, arrived} ----
+  logic [31:0] bu_wdata, bu_val, fb_val;
+  logic        bu_rel, fb_rel;
+  always_comb begin
+    logic [5:0]  arrived;
+    logic [11:0] count;
+    logic [1:0]  redop;
+    logic [9:0]  popc;
+    logic        nall, any;
+    logic [31:0] pv, expected;
+    {any, nall, popc, redop, count, arrived} = bar_rdata;
+    if (arrived == '0) begin
+      count = bcount_w;
+      redop = (op == tsm_isa_pkg::OP_BRED) ? redop_w : tsm_isa_pkg::REDOP_POPC;
+    end
+    arrived = arrived + 6'd1;
+    pv = '0;
+    for (int l = 0; l < 32; l++)
+      pv[l] = cexec_q[l] && (((ps_w == 3'd7) ? 1'b1 : wp_c[l*7 + 32'(ps_w)]) ^ psn_w);
+    if (op == tsm_isa_pkg::OP_BRED) begin
+      popc = popc + 10'(popc32(pv));
+      nall = nall | (pv != cexec_q);
+      any = any | (pv != '0);
+    end
+    bu_wdata = {any, nall, popc, redop, count, arrived};
+    expected = (count != '0) ? (32'(count) + 32'd31) / 32'd32 : 32'(b_unfin_q[5*blk_c +: 5]);
+    bu_rel = 32'(arrived) >= expected;
+    bu_val = (redop == tsm_isa_pkg::REDOP_POPC) ? 32'(popc) : (redop == tsm_isa_pkg::REDOP_AND) ? 32'(!nall) : 32'(any);
+
+    {any, nall, popc, redop, count, arrived} = bar_rdata;
+    expected = (count != '0) ? (32'(count) + 32'd31) / 32'd32 : 32'(b_unfin_q[5*rel_blk_q +: 5]);
+    fb_rel = arrived != '0 && 32'(arrived) >= expected;
+    fb_val = (redop == tsm_isa_pkg::REDOP_POPC) ? 32'(popc) : (redop == tsm_isa_pkg::REDOP_AND) ? 32'(!nall) : 32'(any);
+  end
+
+  // ---- a barrier's release: the warp slot being looked at (E_REL) and its reduction result (E_REL_WB) ----
+  logic          rel_match, rel_bred;
+  logic [L-1:0]  relwb_lanes;
+  logic [RA-1:0] relwb_row;
+  logic [7:0]    relwb_rd;
+  logic [31:0]   relwb_seq;
+  always_comb begin
+    rel_match = w_valid_q[rel_w_q] && w_blk_q[BW*rel_w_q +: BW] == rel_blk_q && w_wait_q[rel_w_q] &&
+                w_bar_q[4*rel_w_q +: 4] == rel_id_q;
+    rel_bred = w_bred_q[rel_w_q];
+    relwb_lanes = rowlanes(w_bred_lanes_q[32*rel_w_q +: 32], g_q);
+    relwb_rd = w_bred_rd_q[8*rel_w_q +: 8];
+    relwb_row = rowof(w_base_q[RA*rel_w_q +: RA], relwb_rd, g_q);
+    relwb_seq = w_bred_seq_q[32*rel_w_q +: 32];
+  end
+
+  // ---- the response processor's choices (P_IDLE) and the row it writes (P_ROW) ----
+  logic            rp_drained, rp_found;
+  logic [2:0]      rp_dsl, pr_sl;
+  logic [5:0]      rp_pid;
+  logic [WW-1:0]   pr_pw, rp_dwarp, prt_pw;
+  logic [L-1:0]    pr_rl;
+  logic [L*32-1:0] pr_vals;
+  logic [7:0]      pr_reg;
+  logic            pr_last;
+  logic [RA-1:0]   pr_row;
+  always_comb begin
+    logic [5:0] lane;
+    logic [3:0] o;
+    // A load slot whose last response came back before the engine had issued all of its requests
+    // is freed once the engine has.
+    rp_drained = 1'b0;
+    rp_dsl = '0;
+    for (int i = NSlots - 1; i >= 0; i--) begin
+      if (slot_valid_q[i] && slot_ret_q[i] && !slot_atom_q[i] && slot_out_q[7*i +: 7] == 7'd0) begin
+        rp_drained = 1'b1;
+        rp_dsl = 3'(i);
+      end
+    end
+    rp_dwarp = slot_warp_q[WW*rp_dsl +: WW];
+    // Load data is written back as it arrives: a wide or scattered load may need more line requests
+    // than there are IDs. Atomic old values wait until the engine is done with the instruction.
+    rp_found = 1'b0;
+    rp_pid = '0;
+    for (int i = NIds - 1; i >= 0; i--) begin
+      if (resp_pend_q[i] && (slot_ret_q[id_slot_q[3*i +: 3]] || !slot_atom_q[id_slot_q[3*i +: 3]])) begin
+        rp_found = 1'b1;
+        rp_pid = 6'(i);
+      end
+    end
+    pr_sl = id_slot_q[3*pid_q +: 3];
+    pr_pw = slot_warp_q[WW*pr_sl +: WW];
+    pr_rl = rowlanes(id_lanes_q[32*pid_q +: 32], pg_q);
+    pr_reg = slot_rd_q[8*pr_sl +: 8] + 8'(id_k_q[2*pid_q +: 2]) + 8'(pk_q);
+    for (int l = 0; l < L; l++) begin
+      lane = 6'(32'(pg_q[GroupBits-1:0]) * L + l);
+      o = slot_off_q[32*4*pr_sl + 4*lane +: 4] + (id_loc_q[pid_q] ? 4'd0 : {id_k_q[2*pid_q +: 2], 2'b00});
+      pr_vals[32*l +: 32] = slot_atom_q[pr_sl] ? (pk_q ? rm_rdata[63:32] : rm_rdata[31:0])
+                                                : extract(rm_rdata, o, slot_msz_q[3*pr_sl +: 3]);
+    end
+    pr_last = !(slot_atom_q[pr_sl] && slot_w64_q[pr_sl] && !pk_q) && (32'(pg_q) + 1 == G);
+    pr_row = rowof(w_base_q[RA*pr_pw +: RA], pr_reg, pg_q);
+    prt_pw = slot_warp_q[WW*pslot_q +: WW];
+  end
+
+  // ---- the reconvergence-stack entry read, and a branch's target ----
+  logic [1:0]  stk_kind;
+  logic [31:0] stk_mask, stk_pc, ct_tgt;
+  assign {stk_kind, stk_mask, stk_pc} = stk_rdata;
+  assign ct_tgt = cpc_q + {{8{target_w[23]}}, target_w};
+
+  // ===================================================================================================
+  // Engine: one warp instruction at a time, row by row (docs/sm-rtl.md §2.0). The response
+  // processor (below it in this block) writes returning load data whenever the engine leaves the
+  // register-file write port and the commit port free.
+  // ===================================================================================================
+  logic          eng_rf_busy;
+  always_comb begin
+    // Writes into per-warp, per-slot, per-ID and per-lane vectors loop over the elements with a
+    // constant index and compare it with the variable one: Yosys expands a write through a variable
+    // index over the whole vector (docs/sm-rtl.md §2.11). One loop variable serves every loop, and
+    // the block declares no other variable: each would be held in every state (see above).
+    int unsigned i_;
+    i_ = 0;
+    // ---- defaults: hold every register ----
+    st_d = st_q; sw_d = sw_q; running_d = running_q;
+    w_valid_d = w_valid_q; w_wait_d = w_wait_q; w_sb_d = w_sb_q; w_atom_d = w_atom_q;
+    w_pc_d = w_pc_q; w_active_d = w_active_q; w_live_d = w_live_q; w_seq_d = w_seq_q;
+    w_blk_d = w_blk_q; w_wib_d = w_wib_q; w_base_d = w_base_q; w_sp_d = w_sp_q; w_bar_d = w_bar_q;
+    w_bred_d = w_bred_q; w_bred_rd_d = w_bred_rd_q; w_bred_lanes_d = w_bred_lanes_q; w_bred_seq_d = w_bred_seq_q;
+    w_tid0_d = w_tid0_q; w_ld_d = w_ld_q; w_st_d = w_st_q; last_d = last_q;
+    b_valid_d = b_valid_q; b_ctaid_d = b_ctaid_q; b_unfin_d = b_unfin_q; b_sbase_d = b_sbase_q;
+    resident_d = resident_q; pl_pend_d = pl_pend_q; pl_linear_d = pl_linear_q; pl_ctaid_d = pl_ctaid_q;
+    cw_d = cw_q; ci_d = ci_q; cpc_d = cpc_q; cexec_d = cexec_q; cseq_d = cseq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
+    npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; g_d = g_q; k_d = k_q; lane_d = lane_q; cnt_d = cnt_q;
+    sidx_d = sidx_q; skind_d = skind_q; spush_d = spush_q; rel_pend_d = rel_pend_q; fin_d = fin_q;
+    rel_blk_d = rel_blk_q; rel_id_d = rel_id_q; rel_val_d = rel_val_q; rel_w_d = rel_w_q; fin_id_d = fin_id_q;
+    hi_d = hi_q; row_d = row_q; res_d = res_q;
+    dpa_d = dpa_q; dpb_d = dpb_q; dpc_d = dpc_q; dpr_d = dpr_q; dpp_d = dpp_q; prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
+    walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; members_d = members_q; ballot_d = ballot_q; vres_d = vres_q;
+    buf_a_d = buf_a_q; buf_b_d = buf_b_q; buf_c_d = buf_c_q; lsp_d = lsp_q; lpend_d = lpend_q;
+    slot_valid_d = slot_valid_q; slot_ret_d = slot_ret_q; slot_atom_d = slot_atom_q; slot_w64_d = slot_w64_q;
+    slot_warp_d = slot_warp_q; slot_rd_d = slot_rd_q; slot_n_d = slot_n_q; slot_msz_d = slot_msz_q;
+    slot_out_d = slot_out_q; slot_seq_d = slot_seq_q; slot_pc_d = slot_pc_q; slot_act_d = slot_act_q;
+    slot_exec_d = slot_exec_q; slot_off_d = slot_off_q; cslot_d = cslot_q; cslot_ok_d = cslot_ok_q;
+    id_busy_d = id_busy_q; id_store_d = id_store_q; resp_pend_d = resp_pend_q; id_slot_d = id_slot_q;
+    id_k_d = id_k_q; id_loc_d = id_loc_q; id_lanes_d = id_lanes_q; id_addr_d = id_addr_q; id_warp_d = id_warp_q;
+    ic_vld_d = ic_vld_q; ic_tag_d = ic_tag_q; ic_cnt_d = ic_cnt_q;
+    cc_got_d = cc_got_q; caddr_d = caddr_q;
+    ps_d = ps_q; pid_d = pid_q; pg_d = pg_q; pk_d = pk_q; pslot_d = pslot_q;
+    flt_d = flt_q; flt_kind_d = flt_kind_q; flt_warp_d = flt_warp_q; flt_pc_d = flt_pc_q;
+    flt_addr_d = flt_addr_q; flt_lane_d = flt_lane_q;
+
+    // ---- default port values ----
+    rf_raddr = '0; rf_we = '0; rf_waddr = '0; rf_wdata = '0;
+    ic_re = 1'b0; ic_raddr = '0; cc_raddr = '0; cc_twe = 1'b0; cc_twdata = '0; rm_raddr = pid_q;
+    stk_we = 1'b0; stk_addr = '0; stk_wdata = '0; bar_we = 1'b0; bar_addr = '0; bar_wdata = '0;
+    sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0;
+    rq_valid = 1'b0; rq_id = '0; rq_kind = 2'd0; rq_addr = '0;
+    rq_mask = '0; rq_data = '0; rq_atom = '0;
+    resp_fill_ic = 1'b0; resp_fill_cc = 1'b0; resp_fill_rm = 1'b0; ic_waddr = '0;
+    ev_valid = 1'b0; ev_kind = EV_RETIRE; ev_warp = cw_q; ev_seq = cseq_q; ev_pc = cpc_q; ev_active = '0;
+    ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
+    ev_mask = '0; ev_wdata = '0;
+    sp_valid = 1'b0; sfu_valid = 1'b0; sfu_x = '0;
+    dp_valid = 1'b0; dp_a = '0; dp_b = '0; dp_c = '0;
+    perf_o = '0; perf_lanes_o = '0;
 
     eng_rf_busy = 1'b0;
 
@@ -768,11 +1424,11 @@ module tsm_sm #(
         resp_fill_cc = 1'b1;
         cc_got_d = 1'b1;
       end else if (mem_resp_write_i) begin
-        for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(mem_resp_id_i)) ? 1'b0 : id_busy_d[i_];
-        for (int i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(id_warp_q[WW*mem_resp_id_i +: WW])) ? w_st_d[6*i_ +: 6] - 6'd1 : w_st_d[6*i_ +: 6];
+        for (i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(mem_resp_id_i)) ? 1'b0 : id_busy_d[i_];
+        for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(id_warp_q[WW*mem_resp_id_i +: WW])) ? w_st_d[6*i_ +: 6] - 6'd1 : w_st_d[6*i_ +: 6];
       end else begin
         resp_fill_rm = 1'b1;
-        for (int i_ = 0; i_ < NIds; i_++) resp_pend_d[i_] = (i_ == 32'(mem_resp_id_i)) ? 1'b1 : resp_pend_d[i_];
+        for (i_ = 0; i_ < NIds; i_++) resp_pend_d[i_] = (i_ == 32'(mem_resp_id_i)) ? 1'b1 : resp_pend_d[i_];
       end
       if (mem_resp_err_i && !flt_q && mem_resp_id_i < CcId) begin
         flt_d = 1'b1; flt_kind_d = F_OOB; flt_warp_d = 32'(id_warp_q[WW*mem_resp_id_i +: WW]);
@@ -829,10 +1485,10 @@ module tsm_sm #(
       // ---- block placement ----
       E_PL_START: begin
         ev_valid = 1'b1; ev_kind = EV_PLACE; ev_data[31:0] = pl_linear_q;
-        for (int i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(free_blk)) ? 1'b1 : b_valid_d[i_];
-        for (int i_ = 0; i_ < NB; i_++) b_ctaid_d[48*i_ +: 48] = (i_ == 32'(free_blk)) ? pl_ctaid_q : b_ctaid_d[48*i_ +: 48];
-        for (int i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(free_blk)) ? warps_i[4:0] : b_unfin_d[5*i_ +: 5];
-        for (int i_ = 0; i_ < NB; i_++) b_sbase_d[SAW*i_ +: SAW] = (i_ == 32'(free_blk)) ? (SAW'(32'(free_blk) * ((shared_i + 32'(SB*4 - 1)) & ~32'(SB*4 - 1)))) : b_sbase_d[SAW*i_ +: SAW];
+        for (i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(free_blk)) ? 1'b1 : b_valid_d[i_];
+        for (i_ = 0; i_ < NB; i_++) b_ctaid_d[48*i_ +: 48] = (i_ == 32'(free_blk)) ? pl_ctaid_q : b_ctaid_d[48*i_ +: 48];
+        for (i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(free_blk)) ? warps_i[4:0] : b_unfin_d[5*i_ +: 5];
+        for (i_ = 0; i_ < NB; i_++) b_sbase_d[SAW*i_ +: SAW] = (i_ == 32'(free_blk)) ? (SAW'(32'(free_blk) * ((shared_i + 32'(SB*4 - 1)) & ~32'(SB*4 - 1)))) : b_sbase_d[SAW*i_ +: SAW];
         resident_d = resident_q + 32'd1;
         rel_blk_d = free_blk;    // the block being placed
         // Register rows of the block: slot * warps * regs * G.
@@ -846,21 +1502,21 @@ module tsm_sm #(
       E_PL_WALK: begin
         // One thread a cycle; every 32nd starts a warp in the lowest free slot.
         if (cnt_q[4:0] == 5'd0) begin
-          for (int i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(free_warp)) ? 1'b1 : w_valid_d[i_];
-          for (int i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_wait_d[i_];
-          for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sb_d[i_];
-          for (int i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_atom_d[i_];
-          for (int i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_bred_d[i_];
-          for (int i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? entry_pc_i : w_pc_d[32*i_ +: 32];
-          for (int i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? (lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)))) : w_active_d[32*i_ +: 32];
-          for (int i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? (lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)))) : w_live_d[32*i_ +: 32];
-          for (int i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? '0 : w_seq_d[32*i_ +: 32];
-          for (int i_ = 0; i_ < W; i_++) w_blk_d[BW*i_ +: BW] = (i_ == 32'(free_warp)) ? rel_blk_q : w_blk_d[BW*i_ +: BW];
-          for (int i_ = 0; i_ < W; i_++) w_wib_d[5*i_ +: 5] = (i_ == 32'(free_warp)) ? k_q[4:0] : w_wib_d[5*i_ +: 5];
-          for (int i_ = 0; i_ < W; i_++) w_base_d[RA*i_ +: RA] = (i_ == 32'(free_warp)) ? (RA'(row_q[31:0] + 32'(k_q) * regs_i * G)) : w_base_d[RA*i_ +: RA];
-          for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(free_warp)) ? '0 : w_sp_d[SPW*i_ +: SPW];
-          for (int i_ = 0; i_ < W; i_++) w_tid0_d[3*DW*i_ +: 3*DW] = (i_ == 32'(free_warp)) ? walk_q : w_tid0_d[3*DW*i_ +: 3*DW];
-          for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(free_warp)) ? '0 : w_ld_d[4*i_ +: 4];
+          for (i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(free_warp)) ? 1'b1 : w_valid_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_wait_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sb_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_atom_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_bred_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? entry_pc_i : w_pc_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? pl_mask : w_active_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? pl_mask : w_live_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? '0 : w_seq_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_blk_d[BW*i_ +: BW] = (i_ == 32'(free_warp)) ? rel_blk_q : w_blk_d[BW*i_ +: BW];
+          for (i_ = 0; i_ < W; i_++) w_wib_d[5*i_ +: 5] = (i_ == 32'(free_warp)) ? k_q[4:0] : w_wib_d[5*i_ +: 5];
+          for (i_ = 0; i_ < W; i_++) w_base_d[RA*i_ +: RA] = (i_ == 32'(free_warp)) ? (RA'(row_q[31:0] + 32'(k_q) * regs_i * G)) : w_base_d[RA*i_ +: RA];
+          for (i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(free_warp)) ? '0 : w_sp_d[SPW*i_ +: SPW];
+          for (i_ = 0; i_ < W; i_++) w_tid0_d[3*DW*i_ +: 3*DW] = (i_ == 32'(free_warp)) ? walk_q : w_tid0_d[3*DW*i_ +: 3*DW];
+          for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(free_warp)) ? '0 : w_ld_d[4*i_ +: 4];
           // w_st is not cleared: the slot's previous warp may have exited with stores in flight,
           // and their acknowledgements still count down.
           k_d = k_q + 6'd1;
@@ -891,8 +1547,7 @@ module tsm_sm #(
         if (cnt_q < ((shared_i + 32'(SB*4 - 1)) / 32'(SB*4))) begin
           sh_we = '1;
           sh_be = '1;
-          for (int j = 0; j < SB; j++)
-            sh_addr[SRW*j +: SRW] = SRW'((32'(b_sbase_q[SAW*rel_blk_q +: SAW]) / 32'(SB*4)) + cnt_q);
+          sh_addr = {SB{SRW'((32'(b_sbase_q[SAW*rel_blk_q +: SAW]) / 32'(SB*4)) + cnt_q)}};
         end
         if (cnt_q < 32'd16) begin
           bar_we = 1'b1;
@@ -922,11 +1577,11 @@ module tsm_sm #(
           rq_mask = 16'hFFFF;
           rq_data = '0;
           if (free_id_ok && rq_room) begin
-            for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_busy_d[i_];
-            for (int i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_store_d[i_];
-            for (int i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? rq_addr : id_addr_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? rel_w_q : id_warp_d[WW*i_ +: WW];
-            for (int i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(rel_w_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
+            for (i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_busy_d[i_];
+            for (i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_store_d[i_];
+            for (i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? rq_addr : id_addr_d[32*i_ +: 32];
+            for (i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? rel_w_q : id_warp_d[WW*i_ +: WW];
+            for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(rel_w_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
             cnt_d = cnt_q + 32'd1;
           end
         end
@@ -942,7 +1597,7 @@ module tsm_sm #(
           ic_raddr = ($clog2(IcLines*IcChunks))'(((cpc_q / IcWords) % IcLines) * IcChunks + (cpc_q % IcWords) / 2);
           st_d = E_DECODE;
         end else begin
-          for (int i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? 1'b0 : ic_vld_d[i_];
+          for (i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? 1'b0 : ic_vld_d[i_];
           ic_cnt_d = '0;
           k_d = '0;
           st_d = E_IC_REQ;
@@ -964,8 +1619,8 @@ module tsm_sm #(
       E_IC_WAIT: begin
         perf_o[6] = 1'b1;
         if (32'(ic_cnt_q) == IcChunks) begin
-          for (int i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? 1'b1 : ic_vld_d[i_];
-          for (int i_ = 0; i_ < IcLines; i_++) ic_tag_d[32*i_ +: 32] = (i_ == 32'(((cpc_q / IcWords) % IcLines))) ? (cpc_q / (IcWords * IcLines)) : ic_tag_d[32*i_ +: 32];
+          for (i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? 1'b1 : ic_vld_d[i_];
+          for (i_ = 0; i_ < IcLines; i_++) ic_tag_d[32*i_ +: 32] = (i_ == 32'(((cpc_q / IcWords) % IcLines))) ? (cpc_q / (IcWords * IcLines)) : ic_tag_d[32*i_ +: 32];
           st_d = E_FETCH;
         end
       end
@@ -982,10 +1637,10 @@ module tsm_sm #(
             flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
             st_d = E_FAULT;
           end else if (hazard) begin
-            if (op != tsm_isa_pkg::OP_MEMBAR) for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sb_d[i_];
+            if (op != tsm_isa_pkg::OP_MEMBAR) for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sb_d[i_];
             st_d = E_IDLE;
-          end else if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) begin
-            caddr_d = cbank_base_i[32*cbank_w +: 32] + 32'(tsm_isa_pkg::f_coff(ci_q));
+          end else if (has_b_w && b_const_w) begin
+            caddr_d = cbank_base_i[32*cbank_w +: 32] + 32'(coff_w);
             st_d = E_CONST;
           end else begin
             cnt_d = 32'd1;
@@ -993,7 +1648,7 @@ module tsm_sm #(
         end else begin
           // Go: the instruction issues.
           cseq_d = w_seq_q[32*cw_q +: 32];
-          for (int i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? w_seq_q[32*cw_q +: 32] + 32'd1 : w_seq_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? w_seq_q[32*cw_q +: 32] + 32'd1 : w_seq_d[32*i_ +: 32];
           npc_d = cpc_q + 32'd1;
           nact_d = act_c;
           nlive_d = live_c;
@@ -1005,7 +1660,7 @@ module tsm_sm #(
           fin_d = 1'b0;
           walk_d = w_tid0_q[3*DW*cw_q +: 3*DW];
           sclk_d = clock_q;  // S2R SR_CLOCK: one value for the whole warp instruction
-          unique case (tsm_isa_pkg::op_unit(op))
+          unique case (unit_w)
             tsm_isa_pkg::UNIT_SFU: st_d = E_SFU_RD;
             tsm_isa_pkg::UNIT_MEM: begin
               if (op == tsm_isa_pkg::OP_MEMBAR) st_d = E_RET;
@@ -1023,8 +1678,7 @@ module tsm_sm #(
               else if (op == tsm_isa_pkg::OP_S2R) st_d = E_S2R;
               else if (op == tsm_isa_pkg::OP_VOTE) st_d = E_VOTE_RD;
               else if (op == tsm_isa_pkg::OP_SHFL) st_d = E_SHFL_RD;
-              else if ((op == tsm_isa_pkg::OP_IMAD && tsm_isa_pkg::f_mulw(ci_q) == tsm_isa_pkg::MULW_WIDE) ||
-                       (op == tsm_isa_pkg::OP_I2F && n_ra == 3'd2)) st_d = E_SP_HI;
+              else if (wide_w) st_d = E_SP_HI;
               else if (sp_stream) st_d = E_SP_ST;
               else st_d = E_SP_RD;
             end
@@ -1075,14 +1729,13 @@ module tsm_sm #(
           g_d = g_q + 1'b1;
           if (32'(g_q) + 1 == G) st_d = E_RET;
         end else begin
-          rf_raddr[2*RA +: RA] = rowof(base_c, op == tsm_isa_pkg::OP_IMAD ? f_rc + 8'd1 : f_ra + 8'd1, g_q);
+          rf_raddr[2*RA +: RA] = rw_hi;
           st_d = E_SP_HI2;
         end
       end
       E_SP_HI2: begin
-        for (int l = 0; l < L; l++)
-          hi_d[32*l +: 32] = ((op == tsm_isa_pkg::OP_IMAD ? f_rc : f_ra) == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
-        rf_raddr = {rowof(base_c, f_rc, g_q), rowof(base_c, f_rb, g_q), rowof(base_c, f_ra, g_q)};
+        hi_d = hi_row;
+        rf_raddr = {rw_c, rw_b, rw_a};
         st_d = E_SP_EX;
       end
       E_SP_RD: begin
@@ -1090,32 +1743,24 @@ module tsm_sm #(
           g_d = g_q + 1'b1;
           if (32'(g_q) + 1 == G) st_d = E_RET;
         end else begin
-          rf_raddr = {rowof(base_c, f_rc, g_q), rowof(base_c, f_rb, g_q), rowof(base_c, f_ra, g_q)};
+          rf_raddr = {rw_c, rw_b, rw_a};
           st_d = E_SP_EX;
         end
       end
       E_SP_ST: begin
-        // Rows stream at one a clock: clock i reads row i, executes row i-1, writes row i-2.
-        logic [GroupBits:0]   rr, rw;
-        logic [GroupBits-1:0] re;
-        logic [L-1:0]         lw;
-        rr = (GroupBits + 1)'(cnt_q);
-        re = GroupBits'(cnt_q - 32'd1);
-        rw = (GroupBits + 1)'(cnt_q - 32'd2);
-        if (cnt_q < 32'(G)) rf_raddr = {rowof(base_c, f_rc, rr), rowof(base_c, f_rb, rr), rowof(base_c, f_ra, rr)};
+        // Rows stream at one a clock: clock i reads row i, executes row i-1 (its predicates come
+        // with the SP operands), writes row i-2.
+        if (cnt_q < 32'(G)) rf_raddr = {st_rc, st_rb, st_ra};
         if (cnt_q >= 32'd1 && cnt_q <= 32'(G)) begin
           perf_o[2] = 1'b1;
           sp_valid = 1'b1;
-          for (int l = 0; l < L; l++)
-            sp_preds[8*l +: 8] = {1'b1, wp_c[(32'(re) * L + l)*7 +: 7]};
         end
-        lw = rowlanes(cexec_q, rw);
-        if (cnt_q >= 32'd2 && lw != '0 && sp_we_o && f_rd != 8'd255) begin
-          rf_we = lw;
-          rf_waddr = rowof(base_c, f_rd, rw);
+        if (cnt_q >= 32'd2 && st_lw != '0 && sp_we_o && f_rd != 8'd255) begin
+          rf_we = st_lw;
+          rf_waddr = st_rd;
           rf_wdata = sp_d;
           eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = rw[GroupBits-1:0]; ev_lanes = lw; ev_data = sp_d;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = st_rw[GroupBits-1:0]; ev_lanes = st_lw; ev_data = sp_d;
         end
         cnt_d = cnt_q + 32'd1;
         if (cnt_q == 32'(G) + 32'd1) st_d = E_RET;
@@ -1130,17 +1775,10 @@ module tsm_sm #(
         prow_d = sp_preds_o;
         pwe1_d = '0;
         pwe2_d = '0;
-        // Predicate updates of the row's executing lanes.
-        for (int l = 0; l < L; l++) begin
-          if (gexec[l]) begin
-            for (int p = 0; p < 7; p++)
-              for (int gg = 0; gg < G; gg++)
-                wp_d[(gg*L + l)*7 + p] = (32'(g_q[GroupBits-1:0]) == gg && sp_pwe_o[8*l + p]) ? sp_preds_o[8*l + p] : wp_d[(gg*L + l)*7 + p];
-          end
-        end
+        // The row's predicate updates: the predicate block above (pu_we, pu_val).
         if (sp_we_o && f_rd != 8'd255) begin
           rf_we = gexec;
-          rf_waddr = rowof(base_c, f_rd, g_q);
+          rf_waddr = rw_d;
           rf_wdata = sp_d;
           eng_rf_busy = 1'b1;
           ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = sp_d;
@@ -1150,7 +1788,7 @@ module tsm_sm #(
       E_SP_WB2: begin
         if (f_rd != 8'd255) begin
           rf_we = gexec;
-          rf_waddr = rowof(base_c, f_rd + 8'd1, g_q);
+          rf_waddr = rw_d1;
           rf_wdata = row_q;
           eng_rf_busy = 1'b1;
           ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'd1; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
@@ -1160,29 +1798,14 @@ module tsm_sm #(
       end
       E_SP_P1, E_SP_P2: begin
         // Up to two predicate events per row: the predicates the instruction names, in order.
-        logic [2:0] p;
-        logic       named;
-        p = 3'd7;
-        named = 1'b0;
-        if (st_q == E_SP_P1) begin
-          if (tsm_isa_pkg::op_writes_pd(op)) begin
-            p = pd_w; named = 1'b1;
-          end else if (sp_pcc) begin
-            p = tsm_isa_pkg::f_pcc(ci_q); named = 1'b1;
-          end
-        end else if (tsm_isa_pkg::op_writes_pq(op) && pq_w != pd_w) begin
-          p = pq_w; named = 1'b1;
-        end
-        if (named && p != 3'd7) begin
-          ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(p); ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
-          for (int l = 0; l < L; l++) ev_data[32*l] = prow_q[8*l + 32'(p)];
+        if (pev_named && pev_p != 3'd7) begin
+          ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pev_p); ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
+          ev_data = pev_data;
         end
         if (st_q == E_SP_P1) st_d = E_SP_P2;
         else begin
           g_d = g_q + 1'b1;
-          st_d = (32'(g_q) + 1 == G) ? E_RET : dp_insn ? E_DP_RD :
-                 ((op == tsm_isa_pkg::OP_IMAD && tsm_isa_pkg::f_mulw(ci_q) == tsm_isa_pkg::MULW_WIDE) ||
-                  (op == tsm_isa_pkg::OP_I2F && n_ra == 3'd2)) ? E_SP_HI : E_SP_RD;
+          st_d = (32'(g_q) + 1 == G) ? E_RET : dp_insn ? E_DP_RD : wide_w ? E_SP_HI : E_SP_RD;
         end
       end
 
@@ -1193,29 +1816,17 @@ module tsm_sm #(
           g_d = g_q + 1'b1;
           if (32'(g_q) + 1 == G) st_d = E_RET;
         end else begin
-          rf_raddr = {rowof(base_c, f_rc, g_q), rowof(base_c, f_rb, g_q), rowof(base_c, f_ra, g_q)};
+          rf_raddr = {rw_c, rw_b, rw_a};
           st_d = E_DP_HI;
         end
       end
       E_DP_HI, E_DP_HI2: begin
-        // Words of sources narrower than 64 bits, of RZ, and absent operands are 0; B from a
-        // constant bank is the 8-byte constant, an immediate the top 20 bits of a binary64.
-        logic hi;
-        hi = st_q == E_DP_HI2;
-        for (int l = 0; l < L; l++) begin
-          logic [31:0] a, b, c;
-          a = (rd_ra && f_ra != 8'd255 && (!hi || n_ra == 3'd2)) ? rf_rdata[32*l +: 32] : 32'd0;
-          b = (rd_b && f_rb != 8'd255 && (!hi || n_b == 3'd2)) ? rf_rdata[L*32 + 32*l +: 32] : 32'd0;
-          if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) b = hi ? bconst_hi_q : bconst_q;
-          if (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM)
-            b = hi ? {tsm_isa_pkg::f_imm20(ci_q), 12'd0} : 32'd0;
-          c = (rd_rc && f_rc != 8'd255 && (!hi || n_rc == 3'd2)) ? rf_rdata[2*L*32 + 32*l +: 32] : 32'd0;
-          if (hi) dpa_d[64*l + 32 +: 32] = a; else dpa_d[64*l +: 32] = a;
-          if (hi) dpb_d[64*l + 32 +: 32] = b; else dpb_d[64*l +: 32] = b;
-          if (hi) dpc_d[64*l + 32 +: 32] = c; else dpc_d[64*l +: 32] = c;
-        end
-        if (!hi) begin
-          rf_raddr = {rowof(base_c, f_rc + 8'd1, g_q), rowof(base_c, f_rb + 8'd1, g_q), rowof(base_c, f_ra + 8'd1, g_q)};
+        // The low words of A, B and C, then the high ones (dpa_row and the rest, above).
+        dpa_d = dpa_row;
+        dpb_d = dpb_row;
+        dpc_d = dpc_row;
+        if (st_q == E_DP_HI) begin
+          rf_raddr = {rw_c1, rw_b1, rw_a1};
           st_d = E_DP_HI2;
         end else begin
           cnt_d = '0;
@@ -1224,72 +1835,29 @@ module tsm_sm #(
       end
       E_DP_EX: begin
         // Feed step cnt (lanes cnt*DL ..), collect step cnt - DpStages.
-        logic [1:0] da, db, dc;
-        da = tsm_isa_pkg::dec_ra(ci_q);
-        db = tsm_isa_pkg::dec_b(ci_q);
-        dc = tsm_isa_pkg::dec_rc(ci_q);
         if (cnt_q < 32'(DpSteps)) begin
           dp_valid = 1'b1;
-          for (int d = 0; d < DL; d++) begin
-            logic [63:0] a;
-            logic [31:0] j;
-            j = cnt_q * DL + 32'(d);
-            a = dpa_q[64*j +: 64];
-            // The decorations act on the source's sign: bit 63, or 31 / 15 for F2F's narrower sources.
-            if (op == tsm_isa_pkg::OP_F2F && tsm_isa_pkg::f_sfmt(ci_q) == tsm_isa_pkg::FTYPE_F32)
-              a[31] = (a[31] & ~da[1]) ^ da[0];
-            else if (op == tsm_isa_pkg::OP_F2F && tsm_isa_pkg::f_sfmt(ci_q) == tsm_isa_pkg::FTYPE_F16)
-              a[15] = (a[15] & ~da[1]) ^ da[0];
-            else a[63] = (a[63] & ~da[1]) ^ da[0];
-            dp_a[64*d +: 64] = a;
-            dp_b[64*d +: 64] = {(dpb_q[64*j + 63] & ~db[1]) ^ db[0], dpb_q[64*j +: 63]};
-            dp_c[64*d +: 64] = {(dpc_q[64*j + 63] & ~dc[1]) ^ dc[0], dpc_q[64*j +: 63]};
-          end
+          dp_a = dpf_a;
+          dp_b = dpf_b;
+          dp_c = dpf_c;
         end
-        if (cnt_q >= 32'(DpStages)) begin
-          for (int d = 0; d < DL; d++) begin
-            logic [31:0] j;
-            j = (cnt_q - 32'(DpStages)) * DL + 32'(d);
-            for (int jj = 0; jj < L; jj++)
-              if (j == jj) begin dpr_d[64*jj +: 64] = dp_r[64*d +: 64]; dpp_d[jj] = dp_p[d]; end
-          end
-        end
+        dpr_d = dpr_row;
+        dpp_d = dpp_row;
         cnt_d = cnt_q + 32'd1;
         if (cnt_q + 32'd1 == 32'(DpSteps + DpStages)) st_d = E_DP_WB;
       end
       E_DP_WB: begin
         if (op == tsm_isa_pkg::OP_DSETP) begin
-          // As FSETP: Pd = t bop s, then Pq = !t bop s (Pq wins when both name one predicate).
-          for (int l = 0; l < L; l++) begin
-            logic sv, t, vd, vq;
-            logic [2:0] ps, pd, pq;
-            ps = ps_w;
-            pd = pd_w;
-            pq = pq_w;
-            sv = ((ps == 3'd7) ? 1'b1 : wp_c[(32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(ps)]) ^ psn_w;
-            t = dpp_q[l];
-            unique case (tsm_isa_pkg::f_bop(ci_q))
-              tsm_isa_pkg::BOP_AND: begin vd = t & sv; vq = ~t & sv; end
-              tsm_isa_pkg::BOP_OR:  begin vd = t | sv; vq = ~t | sv; end
-              default:              begin vd = t ^ sv; vq = ~t ^ sv; end
-            endcase
-            for (int pp = 0; pp < 8; pp++) prow_d[8*l + pp] = (32'(pd) == pp) ? vd : prow_d[8*l + pp];
-            for (int pp = 0; pp < 8; pp++) prow_d[8*l + pp] = (32'(pq) == pp) ? vq : prow_d[8*l + pp];
-            if (gexec[l]) begin
-              for (int gg = 0; gg < G; gg++) for (int pp = 0; pp < 7; pp++)
-                wp_d[(gg*L + l)*7 + pp] = (32'(g_q[GroupBits-1:0]) == gg && 32'(pd) == pp) ? vd : wp_d[(gg*L + l)*7 + pp];
-              for (int gg = 0; gg < G; gg++) for (int pp = 0; pp < 7; pp++)
-                wp_d[(gg*L + l)*7 + pp] = (32'(g_q[GroupBits-1:0]) == gg && 32'(pq) == pp) ? vq : wp_d[(gg*L + l)*7 + pp];
-            end
-          end
+          // As FSETP (the predicate block above writes the predicates).
+          prow_d = dsetp_prow;
           st_d = E_SP_P1;
         end else begin
           if (f_rd != 8'd255) begin
             rf_we = gexec;
-            rf_waddr = rowof(base_c, f_rd, g_q);
-            for (int l = 0; l < L; l++) rf_wdata[32*l +: 32] = dpr_q[64*l +: 32];
+            rf_waddr = rw_d;
+            rf_wdata = dpr_lo;
             eng_rf_busy = 1'b1;
-            ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = rf_wdata;
+            ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = dpr_lo;
           end
           st_d = (n_rd == 3'd2) ? E_DP_WB2 : E_SP_P1;
         end
@@ -1297,11 +1865,11 @@ module tsm_sm #(
       E_DP_WB2: begin
         if (f_rd != 8'd255) begin
           rf_we = gexec;
-          rf_waddr = rowof(base_c, f_rd + 8'd1, g_q);
-          for (int l = 0; l < L; l++) rf_wdata[32*l +: 32] = dpr_q[64*l + 32 +: 32];
+          rf_waddr = rw_d1;
+          rf_wdata = dpr_hi;
           eng_rf_busy = 1'b1;
           ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'd1; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
-          ev_data = rf_wdata;
+          ev_data = dpr_hi;
         end
         st_d = E_SP_P1;
       end
@@ -1313,7 +1881,7 @@ module tsm_sm #(
           g_d = g_q + 1'b1;
           if (32'(g_q) + 1 == G) st_d = E_RET;
         end else begin
-          rf_raddr[0 +: RA] = rowof(base_c, f_ra, g_q);
+          rf_raddr[0 +: RA] = rw_a;
           k_d = '0;
           cnt_d = '0;
           st_d = E_SFU_FEED;
@@ -1324,16 +1892,11 @@ module tsm_sm #(
         if (k_q == 6'd0) row_d = rf_rdata[0 +: L*32];
         if (32'(k_q) < L / S) begin
           sfu_valid = 1'b1;
-          for (int s = 0; s < S; s++) begin
-            logic [31:0] x;
-            x = (k_q == 6'd0) ? rf_rdata[32*(32'(k_q) * S + s) +: 32] : row_q[32*(32'(k_q) * S + s) +: 32];
-            sfu_x[32*s +: 32] = (f_ra == 8'd255) ? 32'd0 : x;
-          end
+          sfu_x = sfu_xrow;
           k_d = k_q + 6'd1;
         end
         if (sfu_chunk_v) begin
-          for (int c = 0; c < L / S; c++)
-            if (32'(sfu_chunk_o) == c) for (int s = 0; s < S; s++) res_d[32*(c * S + s) +: 32] = sfu_r[32*s +: 32];
+          res_d = sfu_res;
           cnt_d = cnt_q + 32'd1;
           if (cnt_q + 32'd1 == L / S) st_d = E_SFU_WB;
         end
@@ -1342,7 +1905,7 @@ module tsm_sm #(
         perf_o[3] = 1'b1;
         if (f_rd != 8'd255) begin
           rf_we = gexec;
-          rf_waddr = rowof(base_c, f_rd, g_q);
+          rf_waddr = rw_d;
           rf_wdata = res_q;
           eng_rf_busy = 1'b1;
           ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = res_q;
@@ -1353,52 +1916,12 @@ module tsm_sm #(
 
       // ---- S2R: special registers, a row a clock (thread coordinates by walking) ----
       E_S2R: begin
-        logic [31:0] sv;
-        logic [31:0] x, y, z;
-        x = walk_x; y = walk_y; z = walk_z;
-        for (int l = 0; l < L; l++) begin
-          logic [5:0] lane;
-          lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
-          unique case (sreg_w)
-            tsm_isa_pkg::SREG_LANEID: sv = 32'(lane);
-            tsm_isa_pkg::SREG_CLOCK: sv = sclk_q[31:0];
-            tsm_isa_pkg::SREG_CLOCK_HI: sv = sclk_q[63:32];
-            tsm_isa_pkg::SREG_WARPID: sv = 32'(cw_q);
-            tsm_isa_pkg::SREG_NWARPID: sv = W;
-            tsm_isa_pkg::SREG_SMID: sv = sm_id_i;
-            tsm_isa_pkg::SREG_NSMID: sv = num_sms_i;
-            tsm_isa_pkg::SREG_TID_X: sv = x;
-            tsm_isa_pkg::SREG_TID_Y: sv = y;
-            tsm_isa_pkg::SREG_TID_Z: sv = z;
-            tsm_isa_pkg::SREG_NTID_X: sv = block_x_i;
-            tsm_isa_pkg::SREG_NTID_Y: sv = block_y_i;
-            tsm_isa_pkg::SREG_NTID_Z: sv = block_z_i;
-            tsm_isa_pkg::SREG_CTAID_X: sv = {16'd0, b_ctaid_q[48*blk_c +: 16]};
-            tsm_isa_pkg::SREG_CTAID_Y: sv = {16'd0, b_ctaid_q[48*blk_c + 16 +: 16]};
-            tsm_isa_pkg::SREG_CTAID_Z: sv = {16'd0, b_ctaid_q[48*blk_c + 32 +: 16]};
-            tsm_isa_pkg::SREG_NCTAID_X: sv = grid_x_i;
-            tsm_isa_pkg::SREG_NCTAID_Y: sv = grid_y_i;
-            tsm_isa_pkg::SREG_NCTAID_Z: sv = grid_z_i;
-            tsm_isa_pkg::SREG_LANEMASK_EQ: sv = 32'd1 << lane;
-            tsm_isa_pkg::SREG_LANEMASK_LT: sv = (32'd1 << lane) - 32'd1;
-            tsm_isa_pkg::SREG_LANEMASK_LE: sv = lane == 6'd31 ? 32'hFFFF_FFFF : (32'd2 << lane) - 32'd1;
-            tsm_isa_pkg::SREG_LANEMASK_GT: sv = lane == 6'd31 ? 32'd0 : ~((32'd2 << lane) - 32'd1);
-            default: sv = ~((32'd1 << lane) - 32'd1);  // LANEMASK_GE
-          endcase
-          ev_data[32*l +: 32] = sv;
-          // Next thread.
-          if (x + 32'd1 < block_x_i) x = x + 32'd1;
-          else begin
-            x = '0;
-            if (y + 32'd1 < block_y_i) y = y + 32'd1;
-            else begin y = '0; z = z + 32'd1; end
-          end
-        end
-        walk_d = {DW'(z), DW'(y), DW'(x)};
+        ev_data = s2r_data;
+        walk_d = s2r_walk;
         if (gexec != '0 && f_rd != 8'd255) begin
           rf_we = gexec;
-          rf_waddr = rowof(base_c, f_rd, g_q);
-          rf_wdata = ev_data;
+          rf_waddr = rw_d;
+          rf_wdata = s2r_data;
           eng_rf_busy = 1'b1;
           ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
         end
@@ -1409,49 +1932,29 @@ module tsm_sm #(
       // ---- VOTE ----
       E_VOTE_RD: begin
         // Operand B of the first executing lane.
-        rf_raddr[RA +: RA] = rowof(base_c, f_rb, (GroupBits + 1)'(32'(ctz32(cexec_q)) / L));
+        rf_raddr[RA +: RA] = rw_vb;
         st_d = E_VOTE_CALC;
       end
       E_VOTE_CALC: begin
-        logic [31:0] b;
-        logic [31:0] mem;
-        logic [31:0] bal;
-        b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(ctz32(cexec_q)) % L) +: 32];
-        if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) b = bconst_q;
-        if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) b = imm_b;
-        mem = cexec_q & b;
-        bal = '0;
-        for (int l = 0; l < 32; l++)
-          bal[l] = mem[l] && (((ps_w == 3'd7) ? 1'b1 : wp_c[l*7 + 32'(ps_w)])
-                              ^ psn_w);
-        members_d = mem;
-        ballot_d = bal;
-        unique case (tsm_isa_pkg::f_vote(ci_q))
-          tsm_isa_pkg::VOTE_ALL: vres_d = bal == mem;
-          tsm_isa_pkg::VOTE_ANY: vres_d = bal != 32'd0;
-          default:               vres_d = bal == 32'd0 || bal == mem;
-        endcase
+        members_d = vote_mem;
+        ballot_d = vote_bal;
+        vres_d = vote_res;
         st_d = (cexec_q == '0) ? E_RET : E_VOTE_WB;
       end
       E_VOTE_WB: begin
         if (gexec != '0 && f_rd != 8'd255) begin
           rf_we = gexec;
-          rf_waddr = rowof(base_c, f_rd, g_q);
-          for (int l = 0; l < L; l++) rf_wdata[32*l +: 32] = ballot_q;
+          rf_waddr = rw_d;
+          rf_wdata = {L{ballot_q}};
           eng_rf_busy = 1'b1;
           ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
-          ev_data = rf_wdata;
+          ev_data = {L{ballot_q}};
         end
         st_d = E_VOTE_WP;
       end
       E_VOTE_WP: begin
         if (gexec != '0 && pd2_w != 3'd7) begin
-          for (int l = 0; l < L; l++) begin
-            if (gexec[l])
-              for (int gg = 0; gg < G; gg++) for (int pp = 0; pp < 7; pp++)
-                wp_d[(gg*L + l)*7 + pp] = (32'(g_q[GroupBits-1:0]) == gg && 32'(pd2_w) == pp) ? vres_q : wp_d[(gg*L + l)*7 + pp];
-            ev_data[32*l] = vres_q;
-          end
+          for (i_ = 0; i_ < L; i_++) ev_data[32*i_] = vres_q;
           ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pd2_w); ev_group = g_q[GroupBits-1:0];
           ev_lanes = gexec;
         end
@@ -1461,19 +1964,13 @@ module tsm_sm #(
 
       // ---- SHFL: gather every lane's A, B and C, then write ----
       E_SHFL_RD: begin
-        rf_raddr = {rowof(base_c, f_rc, g_q), rowof(base_c, f_rb, g_q), rowof(base_c, f_ra, g_q)};
+        rf_raddr = {rw_c, rw_b, rw_a};
         st_d = E_SHFL_CAP;
       end
       E_SHFL_CAP: begin
-        for (int l = 0; l < L; l++) begin
-          logic [31:0] b;
-          b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
-          if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) b = bconst_q;
-          if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) b = imm_b;
-          for (int gg = 0; gg < G; gg++) buf_a_d[32*(gg * L + l) +: 32] = (32'(g_q[GroupBits-1:0]) == gg) ? ((f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32]) : buf_a_d[32*(gg * L + l) +: 32];
-          for (int gg = 0; gg < G; gg++) buf_b_d[32*(gg * L + l) +: 32] = (32'(g_q[GroupBits-1:0]) == gg) ? (b) : buf_b_d[32*(gg * L + l) +: 32];
-          for (int gg = 0; gg < G; gg++) buf_c_d[32*(gg * L + l) +: 32] = (32'(g_q[GroupBits-1:0]) == gg) ? ((f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32]) : buf_c_d[32*(gg * L + l) +: 32];
-        end
+        buf_a_d = shfl_bufa;
+        buf_b_d = shfl_bufb;
+        buf_c_d = shfl_bufc;
         g_d = g_q + 1'b1;
         if (32'(g_q) + 1 == G) begin
           g_d = '0;
@@ -1481,49 +1978,19 @@ module tsm_sm #(
         end else st_d = E_SHFL_RD;
       end
       E_SHFL_WB, E_SHFL_WP: begin
-        logic [L-1:0] okv;
-        for (int l = 0; l < L; l++) begin
-          logic [5:0] lane;
-          logic [5:0] bv, j, maxl, minl, segm, clampv;
-          logic ok;
-          lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
-          bv = {1'b0, buf_b_q[32*lane +: 5]};
-          clampv = {1'b0, buf_c_q[32*lane +: 5]};
-          segm = {1'b0, buf_c_q[32*lane + 8 +: 5]};
-          maxl = (lane & segm) | (clampv & ~segm);
-          minl = lane & segm;
-          j = lane;
-          ok = 1'b0;
-          unique case (tsm_isa_pkg::f_shfl(ci_q))
-            tsm_isa_pkg::SHFL_UP: begin
-              ok = {1'b0, lane} >= {1'b0, bv} + {1'b0, maxl};
-              j = lane - bv;
-            end
-            tsm_isa_pkg::SHFL_DOWN: begin j = lane + bv; ok = j <= maxl; end
-            tsm_isa_pkg::SHFL_BFLY: begin j = lane ^ bv; ok = j <= maxl; end
-            default: begin j = minl | (bv & ~segm); ok = j <= maxl; end
-          endcase
-          if (!ok) j = lane;
-          okv[l] = ok;
-          rf_wdata[32*l +: 32] = buf_a_q[32*j[4:0] +: 32];
-        end
+        rf_wdata = shfl_data;
         if (st_q == E_SHFL_WB) begin
           if (gexec != '0 && f_rd != 8'd255) begin
             rf_we = gexec;
-            rf_waddr = rowof(base_c, f_rd, g_q);
+            rf_waddr = rw_d;
             eng_rf_busy = 1'b1;
             ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
-            ev_data = rf_wdata;
+            ev_data = shfl_data;
           end
           st_d = E_SHFL_WP;
         end else begin
           if (gexec != '0 && pd2_w != 3'd7) begin
-            for (int l = 0; l < L; l++) begin
-              if (gexec[l])
-              for (int gg = 0; gg < G; gg++) for (int pp = 0; pp < 7; pp++)
-                wp_d[(gg*L + l)*7 + pp] = (32'(g_q[GroupBits-1:0]) == gg && 32'(pd2_w) == pp) ? okv[l] : wp_d[(gg*L + l)*7 + pp];
-              ev_data[32*l] = okv[l];
-            end
+            for (i_ = 0; i_ < L; i_++) ev_data[32*i_] = shfl_ok[i_];
             ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pd2_w); ev_group = g_q[GroupBits-1:0];
             ev_lanes = gexec;
           end
@@ -1534,20 +2001,18 @@ module tsm_sm #(
 
       // ---- control flow ----
       E_CT: begin
-        logic [31:0] tgt;
-        tgt = cpc_q + {{8{target_w[23]}}, target_w};
         stk_addr = ($clog2(W*SD))'(32'(cw_q) * SD + 32'(spt_c));
         st_d = E_RET;
         unique case (op)
           tsm_isa_pkg::OP_TRAP: begin
             if (cexec_q != '0) begin
               flt_kind_d = F_TRAP; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0;
-              flt_lane_d = 32'(ctz32(cexec_q));
+              flt_lane_d = 32'(ctz_exec);
               st_d = E_FAULT;
             end
           end
           tsm_isa_pkg::OP_BRA: begin
-            if (cexec_q == act_c) npc_d = tgt;
+            if (cexec_q == act_c) npc_d = ct_tgt;
             else if (cexec_q != '0) begin
               if (32'(spt_c) >= SD) begin
                 flt_kind_d = F_OVERFLOW; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
@@ -1555,9 +2020,9 @@ module tsm_sm #(
               end else begin
                 stk_we = 1'b1;
                 stk_wdata = {K_DIV, act_c & ~cexec_q, cpc_q + 32'd1};
-                for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? spt_c + 1'b1 : w_sp_d[SPW*i_ +: SPW];
+                for (i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? spt_c + 1'b1 : w_sp_d[SPW*i_ +: SPW];
                 nact_d = cexec_q;
-                npc_d = tgt;
+                npc_d = ct_tgt;
               end
             end
           end
@@ -1572,9 +2037,9 @@ module tsm_sm #(
               end else begin
                 stk_we = 1'b1;
                 stk_wdata = {op == tsm_isa_pkg::OP_SSY ? K_SYNC : op == tsm_isa_pkg::OP_PBK ? K_BRK : K_RET, act_c,
-                             op == tsm_isa_pkg::OP_CAL ? cpc_q + 32'd1 : tgt};
-                for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? spt_c + 1'b1 : w_sp_d[SPW*i_ +: SPW];
-                if (op == tsm_isa_pkg::OP_CAL) npc_d = tgt;
+                             op == tsm_isa_pkg::OP_CAL ? cpc_q + 32'd1 : ct_tgt};
+                for (i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? spt_c + 1'b1 : w_sp_d[SPW*i_ +: SPW];
+                if (op == tsm_isa_pkg::OP_CAL) npc_d = ct_tgt;
               end
             end
           end
@@ -1627,23 +2092,20 @@ module tsm_sm #(
         st_d = E_STK_USE;
       end
       E_STK_USE: begin
-        logic [1:0]  ekind;
-        logic [31:0] emask, epc;
-        {ekind, emask, epc} = stk_rdata;
         stk_addr = ($clog2(W*SD))'(32'(cw_q) * SD + 32'(sidx_q));
         unique case (sw_q)
           SW_POP: begin
             // Pop the entry; keep popping while no lane is active.
-            for (int i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? (SPW'(sidx_q)) : w_sp_d[SPW*i_ +: SPW];
-            nact_d = emask & nlive_q;
-            npc_d = epc;
-            if ((emask & nlive_q) == '0 && sidx_q != '0) begin
+            for (i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? (SPW'(sidx_q)) : w_sp_d[SPW*i_ +: SPW];
+            nact_d = stk_mask & nlive_q;
+            npc_d = stk_pc;
+            if ((stk_mask & nlive_q) == '0 && sidx_q != '0) begin
               sidx_d = sidx_q - 1'b1;
               st_d = E_STK_RD;
             end else st_d = E_RET;
           end
           SW_LEAVE: begin
-            if (ekind == skind_q) begin
+            if (stk_kind == skind_q) begin
               nact_d = act_c & ~cexec_q;
               if ((act_c & ~cexec_q) == '0) begin
                 npc_d = cpc_q + 32'd1;
@@ -1654,7 +2116,7 @@ module tsm_sm #(
             end else begin
               // The leaving lanes leave every entry above the matching one.
               stk_we = 1'b1;
-              stk_wdata = {ekind, emask & ~cexec_q, epc};
+              stk_wdata = {stk_kind, stk_mask & ~cexec_q, stk_pc};
               if (sidx_q == '0) begin
                 flt_kind_d = F_UNDERFLOW; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
                 st_d = E_FAULT;
@@ -1666,7 +2128,7 @@ module tsm_sm #(
           end
           default: begin  // SW_EXIT: the exited lanes leave every entry
             stk_we = 1'b1;
-            stk_wdata = {ekind, emask & ~cexec_q, epc};
+            stk_wdata = {stk_kind, stk_mask & ~cexec_q, stk_pc};
             if (32'(sidx_q) + 1 == 32'(spt_c)) begin
               if (nact_q == '0) begin
                 npc_d = cpc_q + 32'd1;
@@ -1696,54 +2158,33 @@ module tsm_sm #(
         end else st_d = E_BAR_UPD;
       end
       E_BAR_UPD: begin
-        logic [5:0]  arrived;
-        logic [11:0] count;
-        logic [1:0]  redop;
-        logic [9:0]  popc;
-        logic        nall, any;
-        logic [31:0] pv, expected;
-        {any, nall, popc, redop, count, arrived} = bar_rdata;
-        if (arrived == '0) begin
-          count = bcount_w;
-          redop = (op == tsm_isa_pkg::OP_BRED) ? tsm_isa_pkg::f_redop(ci_q) : tsm_isa_pkg::REDOP_POPC;
-        end
-        arrived = arrived + 6'd1;
-        pv = '0;
-        for (int l = 0; l < 32; l++)
-          pv[l] = cexec_q[l] && (((ps_w == 3'd7) ? 1'b1 : wp_c[l*7 + 32'(ps_w)])
-                                 ^ psn_w);
+        // The arrival itself: the barrier block above (bu_wdata, bu_rel, bu_val).
         if (op == tsm_isa_pkg::OP_BRED) begin
-          popc = popc + 10'(popc32(pv));
-          nall = nall | (pv != cexec_q);
-          any = any | (pv != '0);
-          for (int i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_bred_d[i_];
-          for (int i_ = 0; i_ < W; i_++) w_bred_rd_d[8*i_ +: 8] = (i_ == 32'(cw_q)) ? f_rd : w_bred_rd_d[8*i_ +: 8];
-          for (int i_ = 0; i_ < W; i_++) w_bred_lanes_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? cexec_q : w_bred_lanes_d[32*i_ +: 32];
-          for (int i_ = 0; i_ < W; i_++) w_bred_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? cseq_q : w_bred_seq_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_bred_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_bred_rd_d[8*i_ +: 8] = (i_ == 32'(cw_q)) ? f_rd : w_bred_rd_d[8*i_ +: 8];
+          for (i_ = 0; i_ < W; i_++) w_bred_lanes_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? cexec_q : w_bred_lanes_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_bred_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? cseq_q : w_bred_seq_d[32*i_ +: 32];
         end
-        if (op == tsm_isa_pkg::OP_BRED || tsm_isa_pkg::f_barmode(ci_q) == tsm_isa_pkg::BARMODE_SYNC) begin
-          for (int i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_wait_d[i_];
-          for (int i_ = 0; i_ < W; i_++) w_bar_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? barid_w : w_bar_d[4*i_ +: 4];
+        if (op == tsm_isa_pkg::OP_BRED || barmode_w) begin
+          for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_wait_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_bar_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? barid_w : w_bar_d[4*i_ +: 4];
         end
         bar_we = 1'b1;
         bar_addr = ($clog2(NB*16))'(32'(blk_c) * 16 + 32'(barid_w));
-        bar_wdata = {any, nall, popc, redop, count, arrived};
-        expected = (count != '0) ? (32'(count) + 32'd31) / 32'd32 : 32'(b_unfin_q[5*blk_c +: 5]);
-        if (32'(arrived) >= expected) begin
+        bar_wdata = bu_wdata;
+        if (bu_rel) begin
           rel_pend_d = 1'b1;
           rel_blk_d = blk_c;
           rel_id_d = barid_w;
-          rel_val_d = (redop == tsm_isa_pkg::REDOP_POPC) ? 32'(popc) : (redop == tsm_isa_pkg::REDOP_AND) ? 32'(!nall) : 32'(any);
+          rel_val_d = bu_val;
         end
         st_d = E_RET;
       end
       E_REL: begin
         // Release the waiting warps of the block, one warp slot a clock.
-        logic [WW-1:0] v;
-        v = rel_w_q;
-        if (w_valid_q[v] && w_blk_q[BW*v +: BW] == rel_blk_q && w_wait_q[v] && w_bar_q[4*v +: 4] == rel_id_q) begin
-          w_wait_d[v] = 1'b0;
-          if (w_bred_q[v]) begin
+        if (rel_match) begin
+          for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(rel_w_q)) ? 1'b0 : w_wait_d[i_];
+          if (rel_bred) begin
             g_d = '0;
             st_d = E_REL_WB;
           end
@@ -1762,21 +2203,17 @@ module tsm_sm #(
         end
       end
       E_REL_WB: begin
-        logic [WW-1:0] v;
-        logic [L-1:0] lanes;
-        v = rel_w_q;
-        lanes = rowlanes(w_bred_lanes_q[32*v +: 32], g_q);
-        if (lanes != '0 && w_bred_rd_q[8*v +: 8] != 8'd255) begin
-          rf_we = lanes;
-          rf_waddr = rowof(w_base_q[RA*v +: RA], w_bred_rd_q[8*v +: 8], g_q);
-          for (int l = 0; l < L; l++) rf_wdata[32*l +: 32] = rel_val_q;
+        if (relwb_lanes != '0 && relwb_rd != 8'd255) begin
+          rf_we = relwb_lanes;
+          rf_waddr = relwb_row;
+          rf_wdata = {L{rel_val_q}};
           eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = v; ev_seq = w_bred_seq_q[32*v +: 32]; ev_reg = w_bred_rd_q[8*v +: 8];
-          ev_group = g_q[GroupBits-1:0]; ev_lanes = lanes; ev_data = rf_wdata;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = rel_w_q; ev_seq = relwb_seq; ev_reg = relwb_rd;
+          ev_group = g_q[GroupBits-1:0]; ev_lanes = relwb_lanes; ev_data = {L{rel_val_q}};
         end
         g_d = g_q + 1'b1;
         if (32'(g_q) + 1 == G) begin
-          w_bred_d[v] = 1'b0;
+          for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(rel_w_q)) ? 1'b0 : w_bred_d[i_];
           st_d = E_REL;
         end
       end
@@ -1793,67 +2230,21 @@ module tsm_sm #(
         end else if (gexec == '0) begin
           g_d = g_q + 1'b1;
         end else begin
-          rf_raddr[0 +: RA] = rowof(base_c, f_ra, g_q);
-          rf_raddr[2*RA +: RA] = rowof(base_c, f_ra + 8'd1, g_q);
-          rf_raddr[RA +: RA] = rowof(base_c, f_rd + 8'(k_q), g_q);
+          rf_raddr[0 +: RA] = rw_a;
+          rf_raddr[2*RA +: RA] = rw_a1;
+          rf_raddr[RA +: RA] = rw_dk;
           st_d = E_LS_AG;
         end
       end
       E_LS_AG: begin
-        for (int l = 0; l < L; l++) begin
-          logic [5:0]  lane;
-          logic [31:0] lo, hi, off, a32, rel, ea;
-          logic [32:0] sum_lo;
-          logic [31:0] sum_hi;
-          logic [1:0]  space;
-          logic [3:0]  kind;
-          lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
-          lo = (f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32];
-          hi = (f_ra == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
-          off = (op == tsm_isa_pkg::OP_LDC) ? {16'd0, tsm_isa_pkg::f_coff(ci_q)}
-              : tsm_isa_pkg::op_mem_offset(op) ? {{8{moff_w[23]}}, moff_w} : 32'd0;
-          sum_lo = {1'b0, lo} + {1'b0, off};
-          sum_hi = hi + {32{off[31]}} + 32'(sum_lo[32]);
-          a32 = sum_lo[31:0];
-          kind = '0;
-          if (wide_addr && sum_hi != '0) kind = F_RANGE;
-          // The space of the lane and its address within it.
-          space = SP_GLOBAL;
-          rel = a32;
-          if (shared_only) space = SP_SHARED;
-          else if (op == tsm_isa_pkg::OP_LDL || op == tsm_isa_pkg::OP_STL) space = SP_LOCAL;
-          else if (op == tsm_isa_pkg::OP_LD || op == tsm_isa_pkg::OP_ST || op == tsm_isa_pkg::OP_ATOM ||
-                   op == tsm_isa_pkg::OP_ATOMCAS) begin
-            if (a32 - tsm_isa_pkg::SHARED_WINDOW_BASE < tsm_isa_pkg::WINDOW_BYTES) begin
-              space = SP_SHARED; rel = a32 - tsm_isa_pkg::SHARED_WINDOW_BASE;
-            end else if (a32 - tsm_isa_pkg::LOCAL_WINDOW_BASE < tsm_isa_pkg::WINDOW_BYTES) begin
-              space = SP_LOCAL; rel = a32 - tsm_isa_pkg::LOCAL_WINDOW_BASE;
-            end
-          end
-          if (kind == '0 && (rel & (32'(nbytes) - 32'd1)) != '0) kind = F_MISALIGNED;
-          if (kind == '0 && space == SP_SHARED && {1'b0, rel} + 33'(nbytes) > {1'b0, shared_i}) kind = F_OOB;
-          if (kind == '0 && space == SP_LOCAL && (is_atom || {1'b0, rel} + 33'(nbytes) > {1'b0, local_bytes_i})) kind = F_OOB;
-          if (kind == '0 && op == tsm_isa_pkg::OP_LDC && {1'b0, rel} + 33'(nbytes) > 33'h1_0000) kind = F_OOB;
-          if (gexec[l] && k_q == '0) begin
-            if (kind != '0 && st_d != E_FAULT) begin
-              flt_kind_d = kind; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = wide_addr && kind == F_RANGE ? sum_hi : a32;
-              flt_lane_d = 32'(lane);
-              st_d = E_FAULT;
-            end
-            unique case (space)
-              SP_SHARED: ea = 32'(b_sbase_q[SAW*blk_c +: SAW]) + rel;
-              SP_LOCAL: ea = local_base_i + (rel >> 2) * LocalStride +
-                             (((sm_id_i * W + 32'(cw_q)) * 32 + 32'(lane)) << 2) + {30'd0, rel[1:0]};
-              default: ea = (op == tsm_isa_pkg::OP_LDC) ? cbank_base_i[32*cbank_w +: 32] + rel : a32;
-            endcase
-            for (int gg = 0; gg < G; gg++)
-              if (32'(g_q[GroupBits-1:0]) == gg) begin lsp_d[2*(gg*L + l) +: 2] = space; buf_a_d[32*(gg*L + l) +: 32] = ea; end
-          end
-          if (gexec[l])
-            for (int gg = 0; gg < G; gg++)
-              if (32'(g_q[GroupBits-1:0]) == gg) buf_b_d[32*(gg*L + l) +: 32] = (f_rd == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
-        end
-        if (st_d != E_FAULT) begin
+        // The lanes' spaces and addresses: the block above (ag_*).
+        lsp_d = ag_lsp;
+        buf_a_d = ag_bufa;
+        buf_b_d = ag_bufb;
+        if (ag_flt) begin
+          flt_kind_d = ag_kind; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = ag_addr; flt_lane_d = ag_lane;
+          st_d = E_FAULT;
+        end else begin
           g_d = g_q + 1'b1;
           st_d = E_LS_RD;
         end
@@ -1869,39 +2260,17 @@ module tsm_sm #(
             if (shmask == '0) st_d = (glmask != '0) ? E_AS_RD : E_RET;
           end
         end else begin
-          logic [15:0]    pend;
-          logic           h;
-          logic [16*32-1:0] hba, hwd;   // the half-warp's byte addresses and store data
-          logic [16*4-1:0]  hbe;        // and byte enables
-          h = cnt_q[0];
-          pend = lpend_q[16*h +: 16];
-          hba = h ? buf_a_q[32*16 +: 32*16] : buf_a_q[0 +: 32*16];
-          hwd = h ? buf_b_q[32*16 +: 32*16] : buf_b_q[0 +: 32*16];
-          for (int li = 0; li < 16; li++) begin
-            hba[32*li +: 32] = hba[32*li +: 32] + (32'(k_q) << 2);
-            hbe[4*li +: 4] = nbytes == 5'd1 ? (4'b0001 << hba[32*li +: 2]) : nbytes == 5'd2 ? (4'b0011 << hba[32*li +: 2]) : 4'b1111;
-          end
-          // Each bank: the lowest served lane's word; stores merge the served lanes in lane order.
-          for (int j = 0; j < SB; j++) begin
-            for (int li = 15; li >= 0; li--)
-              if (sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j) sh_addr[SRW*j +: SRW] = SRW'((hba[32*li +: 32] >> 2) / SB);
-            for (int li = 0; li < 16; li++) begin
-              if (is_store && sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j) begin
-                sh_we[j] = 1'b1;
-                sh_be[4*j +: 4] = sh_be[4*j +: 4] | hbe[4*li +: 4];
-                for (int bb = 0; bb < 4; bb++)
-                  if (hbe[4*li + bb])
-                    sh_wdata[32*j + 8*bb +: 8] = 8'(hwd[32*li +: 32] >> (8 * (bb - 32'(hba[32*li +: 2]))));
-              end
-            end
-          end
-          members_d = '0;
-          if (h) begin members_d[31:16] = sh_serve; lpend_d[31:16] = pend & ~sh_serve; end
-          else begin members_d[15:0] = sh_serve; lpend_d[15:0] = pend & ~sh_serve; end
-          if ((pend & ~sh_serve) != '0) perf_o[8] = 1'b1;  // a bank conflict costs a step
-          if (pend == '0) begin
+          // One bank step of the half-warp (the shared-memory block above: shs_*).
+          sh_addr = shs_addr;
+          sh_we = shs_we;
+          sh_be = shs_be;
+          sh_wdata = shs_wdata;
+          members_d = shs_members;
+          lpend_d = shs_lpend;
+          if ((sh_pend & ~sh_serve) != '0) perf_o[8] = 1'b1;  // a bank conflict costs a step
+          if (sh_pend == '0) begin
             // This half-warp is done.
-            if (h) begin
+            if (cnt_q[0]) begin
               g_d = '0;
               st_d = is_load ? E_LS_SHWB : E_LS_GL;
               if (!is_load) lpend_d = glmask;
@@ -1910,28 +2279,17 @@ module tsm_sm #(
         end
       end
       E_LS_SHDATA: begin
-        for (int li = 0; li < 16; li++) begin
-          logic [31:0] ba, wa, v;
-          logic h;
-          h = cnt_q[0];
-          ba = buf_a_q[32*(16*32'(h) + li) +: 32] + (32'(k_q) << 2);
-          wa = ba >> 2;
-          v = extract({96'd0, sh_rdata[32*(wa % SB) +: 32]}, {2'b00, ba[1:0]}, msz);
-          if (members_q[16*h + li])
-            for (int hh = 0; hh < 2; hh++) buf_c_d[32*(16*hh + li) +: 32] = (32'(h) == hh) ? v : buf_c_d[32*(16*hh + li) +: 32];
-        end
+        buf_c_d = shd_bufc;
         st_d = E_LS_SH;
       end
       E_LS_SHWB: begin
-        logic [L-1:0] rl;
-        rl = rowlanes(shmask, g_q);
-        if (rl != '0 && f_rd != 8'd255) begin
-          rf_we = rl;
-          rf_waddr = rowof(base_c, f_rd + 8'(k_q), g_q);
+        if (sh_rl != '0 && f_rd != 8'd255) begin
+          rf_we = sh_rl;
+          rf_waddr = rw_dk;
           rf_wdata = buf_c_q[32*(32'(g_q[GroupBits-1:0]) * L) +: L*32];
           eng_rf_busy = 1'b1;
           ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'(k_q); ev_group = g_q[GroupBits-1:0];
-          ev_lanes = rl; ev_data = rf_wdata;
+          ev_lanes = sh_rl; ev_data = rf_wdata;
         end
         g_d = g_q + 1'b1;
         if (32'(g_q) + 1 == G) begin
@@ -1940,74 +2298,52 @@ module tsm_sm #(
         end
       end
       E_LS_GL: begin
-        // Global, local and constant lanes: one request per 16-byte line, lowest pending lane first.
-        logic [5:0]  p;
-        logic [31:0] pa, line, match, step;
-        logic [15:0] mask;
-        logic [127:0] data;
-        p = ctz32(lpend_q);
-        step = (lsp_q[2*p +: 2] == SP_LOCAL) ? LocalStride : 32'd4;
-        pa = buf_a_q[32*p +: 32] + 32'(k_q) * step;
-        line = pa & ~32'hF;
-        match = '0;
-        mask = '0;
-        data = '0;
-        for (int q = 0; q < 32; q++) begin
-          logic [31:0] qa;
-          logic [15:0] be;
-          qa = buf_a_q[32*q +: 32] + 32'(k_q) * ((lsp_q[2*q +: 2] == SP_LOCAL) ? LocalStride : 32'd4);
-          be = (nbytes == 5'd1 ? 16'h0001 : nbytes == 5'd2 ? 16'h0003 : 16'h000F) << qa[3:0];
-          if (lpend_q[q] && (qa & ~32'hF) == line) begin
-            match[q] = 1'b1;
-            mask = mask | be;
-            for (int bb = 0; bb < 16; bb++)
-              if (be[bb]) data[8*bb +: 8] = 8'(buf_b_q[32*q +: 32] >> (8 * (bb - 32'(qa[3:0]))));
-          end
-        end
+        // Global, local and constant lanes: one request per 16-byte line, lowest pending lane first
+        // (the block above: gl_*).
         if (lpend_q == '0) st_d = E_LS_NEXT;
         else if (is_load && !cslot_ok_q) begin
           if (free_slot_ok) begin
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
-            for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(free_slot)) ? 1'b1 : slot_valid_d[i_];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_ret_d[i_];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_atom_d[i_];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_w64_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_w64_d[i_];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_warp_d[WW*i_ +: WW] = (i_ == 32'(free_slot)) ? cw_q : slot_warp_d[WW*i_ +: WW];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_rd_d[8*i_ +: 8] = (i_ == 32'(free_slot)) ? f_rd : slot_rd_d[8*i_ +: 8];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_n_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? nwords : slot_n_d[3*i_ +: 3];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_msz_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? msz : slot_msz_d[3*i_ +: 3];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(free_slot)) ? '0 : slot_out_d[7*i_ +: 7];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_seq_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cseq_q : slot_seq_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_pc_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cpc_q : slot_pc_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_act_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? act_c : slot_act_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_exec_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cexec_q : slot_exec_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < NSlots; i_++)
-              if (i_ == 32'(free_slot)) for (int q = 0; q < 32; q++) slot_off_d[32*4*i_ + 4*q +: 4] = buf_a_q[32*q +: 4];
-            for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_d[4*i_ +: 4] + 4'd1 : w_ld_d[4*i_ +: 4];
+            for (i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(free_slot)) ? 1'b1 : slot_valid_d[i_];
+            for (i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_ret_d[i_];
+            for (i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_atom_d[i_];
+            for (i_ = 0; i_ < NSlots; i_++) slot_w64_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_w64_d[i_];
+            for (i_ = 0; i_ < NSlots; i_++) slot_warp_d[WW*i_ +: WW] = (i_ == 32'(free_slot)) ? cw_q : slot_warp_d[WW*i_ +: WW];
+            for (i_ = 0; i_ < NSlots; i_++) slot_rd_d[8*i_ +: 8] = (i_ == 32'(free_slot)) ? f_rd : slot_rd_d[8*i_ +: 8];
+            for (i_ = 0; i_ < NSlots; i_++) slot_n_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? nwords : slot_n_d[3*i_ +: 3];
+            for (i_ = 0; i_ < NSlots; i_++) slot_msz_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? msz : slot_msz_d[3*i_ +: 3];
+            for (i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(free_slot)) ? '0 : slot_out_d[7*i_ +: 7];
+            for (i_ = 0; i_ < NSlots; i_++) slot_seq_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cseq_q : slot_seq_d[32*i_ +: 32];
+            for (i_ = 0; i_ < NSlots; i_++) slot_pc_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cpc_q : slot_pc_d[32*i_ +: 32];
+            for (i_ = 0; i_ < NSlots; i_++) slot_act_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? act_c : slot_act_d[32*i_ +: 32];
+            for (i_ = 0; i_ < NSlots; i_++) slot_exec_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cexec_q : slot_exec_d[32*i_ +: 32];
+            for (i_ = 0; i_ < NSlots; i_++)
+              slot_off_d[32*4*i_ +: 32*4] = (i_ == 32'(free_slot)) ? gl_off : slot_off_d[32*4*i_ +: 32*4];
+            for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_d[4*i_ +: 4] + 4'd1 : w_ld_d[4*i_ +: 4];
           end else perf_o[7] = 1'b0;
         end else begin
           rq_valid = free_id_ok;
           rq_id = IdBits'(free_id);
           rq_kind = is_store ? 2'd1 : 2'd0;
-          rq_addr = line;
-          rq_mask = mask;  // reads name the bytes they need too, so the memory can check them
-          rq_data = is_store ? data : 128'd0;
+          rq_addr = gl_line;
+          rq_mask = gl_mask;  // reads name the bytes they need too, so the memory can check them
+          rq_data = is_store ? gl_data : 128'd0;
           if (free_id_ok && rq_room) begin
-            for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_busy_d[i_];
-            for (int i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? is_store : id_store_d[i_];
-            for (int i_ = 0; i_ < NIds; i_++) id_slot_d[3*i_ +: 3] = (i_ == 32'(free_id)) ? (3'(cslot_q)) : id_slot_d[3*i_ +: 3];
-            for (int i_ = 0; i_ < NIds; i_++) id_k_d[2*i_ +: 2] = (i_ == 32'(free_id)) ? (2'(k_q)) : id_k_d[2*i_ +: 2];
-            for (int i_ = 0; i_ < NIds; i_++) id_lanes_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? match : id_lanes_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? line : id_addr_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < NIds; i_++) id_loc_d[i_] = (i_ == 32'(free_id)) ? (lsp_q[2*p +: 2] == SP_LOCAL) : id_loc_d[i_];
-            for (int i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? cw_q : id_warp_d[WW*i_ +: WW];
-            lpend_d = lpend_q & ~match;
+            for (i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_busy_d[i_];
+            for (i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? is_store : id_store_d[i_];
+            for (i_ = 0; i_ < NIds; i_++) id_slot_d[3*i_ +: 3] = (i_ == 32'(free_id)) ? (3'(cslot_q)) : id_slot_d[3*i_ +: 3];
+            for (i_ = 0; i_ < NIds; i_++) id_k_d[2*i_ +: 2] = (i_ == 32'(free_id)) ? (2'(k_q)) : id_k_d[2*i_ +: 2];
+            for (i_ = 0; i_ < NIds; i_++) id_lanes_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? gl_match : id_lanes_d[32*i_ +: 32];
+            for (i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? gl_line : id_addr_d[32*i_ +: 32];
+            for (i_ = 0; i_ < NIds; i_++) id_loc_d[i_] = (i_ == 32'(free_id)) ? gl_local : id_loc_d[i_];
+            for (i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? cw_q : id_warp_d[WW*i_ +: WW];
+            lpend_d = lpend_q & ~gl_match;
             perf_o[7] = 1'b1;
-            if (is_store) for (int i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(cw_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
-            else for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(cslot_q)) ? slot_out_d[7*i_ +: 7] + 7'd1 : slot_out_d[7*i_ +: 7];
-            if (is_store && lsp_q[2*p +: 2] == SP_GLOBAL) begin
-              ev_valid = 1'b1; ev_kind = EV_STORE; ev_addr = line; ev_mask = mask; ev_wdata = data;
+            if (is_store) for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(cw_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
+            else for (i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(cslot_q)) ? slot_out_d[7*i_ +: 7] + 7'd1 : slot_out_d[7*i_ +: 7];
+            if (is_store && gl_global) begin
+              ev_valid = 1'b1; ev_kind = EV_STORE; ev_addr = gl_line; ev_mask = gl_mask; ev_wdata = gl_data;
             end
           end
         end
@@ -2019,109 +2355,60 @@ module tsm_sm #(
         else st_d = E_LS_DONE;
       end
       E_LS_DONE: begin
-        if (cslot_ok_q) for (int i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(cslot_q)) ? 1'b1 : slot_ret_d[i_];
+        if (cslot_ok_q) for (i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(cslot_q)) ? 1'b1 : slot_ret_d[i_];
         if (is_atom && cslot_ok_q) begin
           // A global atomic retires when its old values are back (the response processor).
-          for (int i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(cslot_q)) ? 1'b1 : slot_atom_d[i_];
-          for (int i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_atom_d[i_];
-          for (int i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? npc_q : w_pc_d[32*i_ +: 32];
+          for (i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(cslot_q)) ? 1'b1 : slot_atom_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_atom_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? npc_q : w_pc_d[32*i_ +: 32];
           perf_o[0] = 1'b1;
-          perf_lanes_o = popc32(cexec_q);
+          perf_lanes_o = popc_exec;
           st_d = E_IDLE;
         end else st_d = E_RET;
       end
 
       // ---- atomics, a lane at a time: operands, then shared read-modify-write or a request ----
       E_AS_RD: begin
-        logic [5:0] p;
-        p = ctz32(lpend_q);
-        lane_d = p;
-        rf_raddr[RA +: RA] = rowof(base_c, f_rb, (GroupBits + 1)'(32'(p) / L));
-        rf_raddr[2*RA +: RA] = rowof(base_c, f_rc, (GroupBits + 1)'(32'(p) / L));
+        lane_d = ctz_pend;
+        rf_raddr[RA +: RA] = rw_asb;
+        rf_raddr[2*RA +: RA] = rw_asc;
         st_d = E_AS_RD2;
       end
       E_AS_RD2: begin
-        logic [31:0] b;
-        b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(lane_q) % L) +: 32];
-        if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) b = bconst_q;
-        if (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) b = imm_b;
-        hi_d[31:0] = b;
-        hi_d[63:32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*(32'(lane_q) % L) +: 32];
-        rf_raddr[RA +: RA] = rowof(base_c, f_rb + 8'd1, (GroupBits + 1)'(32'(lane_q) / L));
-        rf_raddr[2*RA +: RA] = rowof(base_c, f_rc + 8'd1, (GroupBits + 1)'(32'(lane_q) / L));
+        hi_d[31:0] = as_b;
+        hi_d[63:32] = as_c;
+        rf_raddr[RA +: RA] = rw_lnb1;
+        rf_raddr[2*RA +: RA] = rw_lnc1;
         st_d = E_AS_MEM;
       end
       E_AS_MEM: begin
-        logic [31:0] wa;
-        hi_d[95:64] = '0;
-        hi_d[127:96] = '0;
-        if (a64) begin
-          hi_d[95:64] = (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM) ? {32{imm_b[31]}} :
-                        (tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST) ? bconst_hi_q :
-                        (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(lane_q) % L) +: 32];
-          hi_d[127:96] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*(32'(lane_q) % L) +: 32];
-        end
-        wa = buf_a_q[32*lane_q +: 32] >> 2;
-        if (lsp_q[2*lane_q +: 2] == SP_SHARED) begin
-          sh_addr[SRW*(wa % SB) +: SRW] = SRW'(wa / SB);
-          sh_addr[SRW*((wa + 1) % SB) +: SRW] = SRW'((wa + 1) / SB);
+        hi_d[95:64] = a64 ? as_bhi : 32'd0;
+        hi_d[127:96] = a64 ? as_chi : 32'd0;
+        if (as_shared) begin
+          sh_addr = as_sh_addr;
           st_d = E_AS_OP;
         end else st_d = E_AT_SEND;
       end
       E_AS_OP: begin
-        logic [31:0] wa;
-        logic [63:0] old, b, c, nv;
-        logic        sgn, bless, want_min;
-        wa = buf_a_q[32*lane_q +: 32] >> 2;
-        sh_addr[SRW*(wa % SB) +: SRW] = SRW'(wa / SB);
-        sh_addr[SRW*((wa + 1) % SB) +: SRW] = SRW'((wa + 1) / SB);
-        old = {a64 ? sh_rdata[32*((wa + 1) % SB) +: 32] : 32'd0, sh_rdata[32*(wa % SB) +: 32]};
-        b = {hi_q[95:64], hi_q[31:0]};
-        c = {hi_q[127:96], hi_q[63:32]};
-        sgn = tsm_isa_pkg::f_atype(ci_q) == tsm_isa_pkg::ATYPE_S32 || tsm_isa_pkg::f_atype(ci_q) == tsm_isa_pkg::ATYPE_S64;
-        want_min = tsm_isa_pkg::f_aop(ci_q) == tsm_isa_pkg::AOP_MIN;
-        if (a64) bless = sgn ? $signed(b) < $signed(old) : b < old;
-        else bless = sgn ? $signed(b[31:0]) < $signed(old[31:0]) : b[31:0] < old[31:0];
-        nv = old;
-        if (is_cas) nv = (a64 ? old == b : old[31:0] == b[31:0]) ? c : old;
-        else begin
-          unique case (tsm_isa_pkg::f_aop(ci_q))
-            tsm_isa_pkg::AOP_ADD: nv = tsm_isa_pkg::f_atype(ci_q) == tsm_isa_pkg::ATYPE_F32 ? {32'd0, as_fadd} : old + b;
-            tsm_isa_pkg::AOP_MIN, tsm_isa_pkg::AOP_MAX:
-              if (tsm_isa_pkg::f_atype(ci_q) == tsm_isa_pkg::ATYPE_F32) nv = {32'd0, want_min ? as_fmin : as_fmax};
-              else nv = (bless == want_min) ? b : old;
-            tsm_isa_pkg::AOP_INC: nv = (a64 ? old >= b : old[31:0] >= b[31:0]) ? 64'd0 : old + 64'd1;
-            tsm_isa_pkg::AOP_DEC: nv = (old == 64'd0 || (a64 ? old > b : old[31:0] > b[31:0])) ? b : old - 64'd1;
-            tsm_isa_pkg::AOP_EXCH: nv = b;
-            tsm_isa_pkg::AOP_AND: nv = old & b;
-            tsm_isa_pkg::AOP_OR: nv = old | b;
-            default: nv = old ^ b;
-          endcase
-        end
-        sh_we[wa % SB] = 1'b1;
-        sh_be[4*(wa % SB) +: 4] = 4'hF;
-        sh_wdata[32*(wa % SB) +: 32] = nv[31:0];
-        if (a64) begin
-          sh_we[(wa + 1) % SB] = 1'b1;
-          sh_be[4*((wa + 1) % SB) +: 4] = 4'hF;
-          sh_wdata[32*((wa + 1) % SB) +: 32] = nv[63:32];
-        end
-        for (int q = 0; q < 32; q++) if (32'(lane_q) == q) begin buf_c_d[32*q +: 32] = old[31:0]; buf_b_d[32*q +: 32] = old[63:32]; end
+        sh_addr = as_sh_addr;
+        sh_we = as_sh_we;
+        sh_be = as_sh_be;
+        sh_wdata = as_sh_wdata;
+        buf_b_d = as_bufb;
+        buf_c_d = as_bufc;
         lpend_d = lpend_q & ~(32'd1 << lane_q);
         st_d = E_LS_SH;
       end
       E_AS_WB: begin
         // Old values of the shared lanes: rd (k_q = 0), then rd+1 for 64-bit types (k_q = 1).
-        logic [L-1:0] rl;
-        rl = rowlanes(shmask, g_q);
-        if (rl != '0 && f_rd != 8'd255) begin
-          rf_we = rl;
-          rf_waddr = rowof(base_c, f_rd + 8'(k_q), g_q);
+        if (sh_rl != '0 && f_rd != 8'd255) begin
+          rf_we = sh_rl;
+          rf_waddr = rw_dk;
           rf_wdata = k_q == '0 ? buf_c_q[32*(32'(g_q[GroupBits-1:0]) * L) +: L*32]
                                : buf_b_q[32*(32'(g_q[GroupBits-1:0]) * L) +: L*32];
           eng_rf_busy = 1'b1;
           ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'(k_q); ev_group = g_q[GroupBits-1:0];
-          ev_lanes = rl; ev_data = rf_wdata;
+          ev_lanes = sh_rl; ev_data = rf_wdata;
         end
         if (a64 && k_q == '0) k_d = 6'd1;
         else begin
@@ -2139,20 +2426,20 @@ module tsm_sm #(
           if (free_slot_ok) begin
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
-            for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(free_slot)) ? 1'b1 : slot_valid_d[i_];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_ret_d[i_];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(free_slot)) ? 1'b1 : slot_atom_d[i_];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_w64_d[i_] = (i_ == 32'(free_slot)) ? a64 : slot_w64_d[i_];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_warp_d[WW*i_ +: WW] = (i_ == 32'(free_slot)) ? cw_q : slot_warp_d[WW*i_ +: WW];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_rd_d[8*i_ +: 8] = (i_ == 32'(free_slot)) ? f_rd : slot_rd_d[8*i_ +: 8];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_n_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? (a64 ? 3'd2 : 3'd1) : slot_n_d[3*i_ +: 3];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_msz_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? tsm_isa_pkg::MSZ_32 : slot_msz_d[3*i_ +: 3];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(free_slot)) ? '0 : slot_out_d[7*i_ +: 7];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_seq_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cseq_q : slot_seq_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_pc_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cpc_q : slot_pc_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_act_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? act_c : slot_act_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_exec_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cexec_q : slot_exec_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_d[4*i_ +: 4] + 4'd1 : w_ld_d[4*i_ +: 4];
+            for (i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(free_slot)) ? 1'b1 : slot_valid_d[i_];
+            for (i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_ret_d[i_];
+            for (i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(free_slot)) ? 1'b1 : slot_atom_d[i_];
+            for (i_ = 0; i_ < NSlots; i_++) slot_w64_d[i_] = (i_ == 32'(free_slot)) ? a64 : slot_w64_d[i_];
+            for (i_ = 0; i_ < NSlots; i_++) slot_warp_d[WW*i_ +: WW] = (i_ == 32'(free_slot)) ? cw_q : slot_warp_d[WW*i_ +: WW];
+            for (i_ = 0; i_ < NSlots; i_++) slot_rd_d[8*i_ +: 8] = (i_ == 32'(free_slot)) ? f_rd : slot_rd_d[8*i_ +: 8];
+            for (i_ = 0; i_ < NSlots; i_++) slot_n_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? (a64 ? 3'd2 : 3'd1) : slot_n_d[3*i_ +: 3];
+            for (i_ = 0; i_ < NSlots; i_++) slot_msz_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? tsm_isa_pkg::MSZ_32 : slot_msz_d[3*i_ +: 3];
+            for (i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(free_slot)) ? '0 : slot_out_d[7*i_ +: 7];
+            for (i_ = 0; i_ < NSlots; i_++) slot_seq_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cseq_q : slot_seq_d[32*i_ +: 32];
+            for (i_ = 0; i_ < NSlots; i_++) slot_pc_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cpc_q : slot_pc_d[32*i_ +: 32];
+            for (i_ = 0; i_ < NSlots; i_++) slot_act_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? act_c : slot_act_d[32*i_ +: 32];
+            for (i_ = 0; i_ < NSlots; i_++) slot_exec_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cexec_q : slot_exec_d[32*i_ +: 32];
+            for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_d[4*i_ +: 4] + 4'd1 : w_ld_d[4*i_ +: 4];
           end
         end else begin
           rq_valid = free_id_ok;
@@ -2160,17 +2447,17 @@ module tsm_sm #(
           rq_kind = 2'd2;
           rq_addr = buf_a_q[32*lane_q +: 32];
           rq_data = {hi_q[127:96], hi_q[63:32], hi_q[95:64], hi_q[31:0]};
-          rq_atom = {is_cas, tsm_isa_pkg::f_atype(ci_q), is_cas ? 4'd0 : tsm_isa_pkg::f_aop(ci_q)};
+          rq_atom = {is_cas, atype_w, is_cas ? 4'd0 : aop_w};
           if (free_id_ok && rq_room) begin
-            for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_busy_d[i_];
-            for (int i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? 1'b0 : id_store_d[i_];
-            for (int i_ = 0; i_ < NIds; i_++) id_slot_d[3*i_ +: 3] = (i_ == 32'(free_id)) ? (3'(cslot_q)) : id_slot_d[3*i_ +: 3];
-            for (int i_ = 0; i_ < NIds; i_++) id_k_d[2*i_ +: 2] = (i_ == 32'(free_id)) ? 2'd0 : id_k_d[2*i_ +: 2];
-            for (int i_ = 0; i_ < NIds; i_++) id_lanes_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (32'd1 << lane_q) : id_lanes_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? buf_a_q[32*lane_q +: 32] : id_addr_d[32*i_ +: 32];
-            for (int i_ = 0; i_ < NIds; i_++) id_loc_d[i_] = (i_ == 32'(free_id)) ? 1'b0 : id_loc_d[i_];
-            for (int i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? cw_q : id_warp_d[WW*i_ +: WW];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(cslot_q)) ? slot_out_d[7*i_ +: 7] + 7'd1 : slot_out_d[7*i_ +: 7];
+            for (i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_busy_d[i_];
+            for (i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? 1'b0 : id_store_d[i_];
+            for (i_ = 0; i_ < NIds; i_++) id_slot_d[3*i_ +: 3] = (i_ == 32'(free_id)) ? (3'(cslot_q)) : id_slot_d[3*i_ +: 3];
+            for (i_ = 0; i_ < NIds; i_++) id_k_d[2*i_ +: 2] = (i_ == 32'(free_id)) ? 2'd0 : id_k_d[2*i_ +: 2];
+            for (i_ = 0; i_ < NIds; i_++) id_lanes_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (32'd1 << lane_q) : id_lanes_d[32*i_ +: 32];
+            for (i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? buf_a_q[32*lane_q +: 32] : id_addr_d[32*i_ +: 32];
+            for (i_ = 0; i_ < NIds; i_++) id_loc_d[i_] = (i_ == 32'(free_id)) ? 1'b0 : id_loc_d[i_];
+            for (i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? cw_q : id_warp_d[WW*i_ +: WW];
+            for (i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(cslot_q)) ? slot_out_d[7*i_ +: 7] + 7'd1 : slot_out_d[7*i_ +: 7];
             lpend_d = lpend_q & ~(32'd1 << lane_q);
             perf_o[7] = 1'b1;
             st_d = ((lpend_q & ~(32'd1 << lane_q)) == '0) ? E_LS_DONE : E_AS_RD;
@@ -2181,11 +2468,11 @@ module tsm_sm #(
       // ---- retire and warp end ----
       E_RET: begin
         ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_active = act_c; ev_exec = cexec_q; ev_exit = nlive_q == '0;
-        for (int i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? npc_q : w_pc_d[32*i_ +: 32];
-        for (int i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? nact_q : w_active_d[32*i_ +: 32];
-        for (int i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? nlive_q : w_live_d[32*i_ +: 32];
+        for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? npc_q : w_pc_d[32*i_ +: 32];
+        for (i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? nact_q : w_active_d[32*i_ +: 32];
+        for (i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? nlive_q : w_live_d[32*i_ +: 32];
         perf_o[0] = 1'b1;
-        perf_lanes_o = popc32(cexec_q);
+        perf_lanes_o = popc_exec;
         if (nlive_q == '0) st_d = E_FIN;
         else if (rel_pend_q) begin
           rel_w_d = '0;
@@ -2193,10 +2480,10 @@ module tsm_sm #(
         end else st_d = E_IDLE;
       end
       E_FIN: begin
-        for (int i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(cw_q)) ? 1'b0 : w_valid_d[i_];
-        for (int i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(blk_c)) ? b_unfin_q[5*blk_c +: 5] - 5'd1 : b_unfin_d[5*i_ +: 5];
+        for (i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(cw_q)) ? 1'b0 : w_valid_d[i_];
+        for (i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(blk_c)) ? b_unfin_q[5*blk_c +: 5] - 5'd1 : b_unfin_d[5*i_ +: 5];
         if (b_unfin_q[5*blk_c +: 5] == 5'd1) begin
-          for (int i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(blk_c)) ? 1'b0 : b_valid_d[i_];
+          for (i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(blk_c)) ? 1'b0 : b_valid_d[i_];
           resident_d = resident_q - 32'd1;
           st_d = E_IDLE;
         end else begin
@@ -2212,17 +2499,9 @@ module tsm_sm #(
         st_d = E_FIN_BAR_CHK;
       end
       E_FIN_BAR_CHK: begin
-        logic [5:0]  arrived;
-        logic [11:0] count;
-        logic [1:0]  redop;
-        logic [9:0]  popc;
-        logic        nall, any;
-        logic [31:0] expected;
-        {any, nall, popc, redop, count, arrived} = bar_rdata;
-        expected = (count != '0) ? (32'(count) + 32'd31) / 32'd32 : 32'(b_unfin_q[5*rel_blk_q +: 5]);
-        if (arrived != '0 && 32'(arrived) >= expected) begin
+        if (fb_rel) begin
           rel_id_d = fin_id_q[3:0];
-          rel_val_d = (redop == tsm_isa_pkg::REDOP_POPC) ? 32'(popc) : (redop == tsm_isa_pkg::REDOP_AND) ? 32'(!nall) : 32'(any);
+          rel_val_d = fb_val;
           rel_w_d = '0;
           st_d = E_REL;
         end else begin
@@ -2236,104 +2515,61 @@ module tsm_sm #(
     // ---- response processor: returning load data and atomic old values into the register file ----
     unique case (ps_q)
       P_IDLE: begin
-        logic found, drained;
-        logic [2:0] dsl;
-        // A load slot whose last response came back before the engine had issued all of its
-        // requests is freed here, once the engine has.
-        drained = 1'b0;
-        dsl = '0;
-        for (int i = NSlots - 1; i >= 0; i--) begin
-          if (slot_valid_q[i] && slot_ret_q[i] && !slot_atom_q[i] && slot_out_q[7*i +: 7] == 7'd0) begin
-            drained = 1'b1;
-            dsl = 3'(i);
-          end
-        end
-        // Load data is written back as it arrives: a wide or scattered load may need more line
-        // requests than there are IDs. Atomic old values wait until the engine is done with the
-        // instruction.
-        found = 1'b0;
-        for (int i = NIds - 1; i >= 0; i--) begin
-          if (resp_pend_q[i] && (slot_ret_q[id_slot_q[3*i +: 3]] || !slot_atom_q[id_slot_q[3*i +: 3]])) begin
-            found = 1'b1;
-            pid_d = 6'(i);
-          end
-        end
-        if (drained) begin
-          for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(dsl)) ? 1'b0 : slot_valid_d[i_];
-          for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(slot_warp_q[WW*dsl +: WW])) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
-          for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(slot_warp_q[WW*dsl +: WW])) ? 1'b0 : w_sb_d[i_];
-        end else if (found) begin
-          rm_raddr = pid_d;
+        if (rp_found) pid_d = rp_pid;
+        if (rp_drained) begin
+          for (i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(rp_dsl)) ? 1'b0 : slot_valid_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(rp_dwarp)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
+          for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(rp_dwarp)) ? 1'b0 : w_sb_d[i_];
+        end else if (rp_found) begin
+          rm_raddr = rp_pid;
           pg_d = '0;
           pk_d = 1'b0;
           ps_d = P_ROW;
         end
       end
       P_ROW: begin
-        logic [2:0]  sl;
-        logic [WW-1:0] pw;
-        logic [L-1:0] rl;
-        logic [L*32-1:0] vals;
-        logic [7:0]  reg_n;
-        logic        last;
-        sl = id_slot_q[3*pid_q +: 3];
-        pw = slot_warp_q[WW*sl +: WW];
-        rl = rowlanes(id_lanes_q[32*pid_q +: 32], pg_q);
-        reg_n = slot_rd_q[8*sl +: 8] + 8'(id_k_q[2*pid_q +: 2]) + 8'(pk_q);
-        for (int l = 0; l < L; l++) begin
-          logic [5:0] lane;
-          logic [3:0] o;
-          lane = 6'(32'(pg_q[GroupBits-1:0]) * L + l);
-          o = slot_off_q[32*4*sl + 4*lane +: 4] + (id_loc_q[pid_q] ? 4'd0 : {id_k_q[2*pid_q +: 2], 2'b00});
-          vals[32*l +: 32] = slot_atom_q[sl] ? (pk_q ? rm_rdata[63:32] : rm_rdata[31:0])
-                                              : extract(rm_rdata, o, slot_msz_q[3*sl +: 3]);
-        end
-        last = !(slot_atom_q[sl] && slot_w64_q[sl] && !pk_q) && (32'(pg_q) + 1 == G);
-        if (rl == '0 || slot_rd_q[8*sl +: 8] == 8'd255 || (!eng_rf_busy && !ev_valid)) begin
-          if (rl != '0 && slot_rd_q[8*sl +: 8] != 8'd255) begin
-            rf_we = rl;
-            rf_waddr = rowof(w_base_q[RA*pw +: RA], reg_n, pg_q);
-            rf_wdata = vals;
-            ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = pw; ev_seq = slot_seq_q[32*sl +: 32]; ev_reg = reg_n;
-            ev_group = pg_q[GroupBits-1:0]; ev_lanes = rl; ev_data = vals;
+        if (pr_rl == '0 || slot_rd_q[8*pr_sl +: 8] == 8'd255 || (!eng_rf_busy && !ev_valid)) begin
+          if (pr_rl != '0 && slot_rd_q[8*pr_sl +: 8] != 8'd255) begin
+            rf_we = pr_rl;
+            rf_waddr = pr_row;
+            rf_wdata = pr_vals;
+            ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = pr_pw; ev_seq = slot_seq_q[32*pr_sl +: 32]; ev_reg = pr_reg;
+            ev_group = pg_q[GroupBits-1:0]; ev_lanes = pr_rl; ev_data = pr_vals;
           end
-          if (slot_atom_q[sl] && slot_w64_q[sl] && !pk_q) pk_d = 1'b1;
+          if (slot_atom_q[pr_sl] && slot_w64_q[pr_sl] && !pk_q) pk_d = 1'b1;
           else begin
             pk_d = 1'b0;
             pg_d = pg_q + 1'b1;
           end
-          if (last) begin
-            for (int i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(pid_q)) ? 1'b0 : id_busy_d[i_];
-            for (int i_ = 0; i_ < NIds; i_++) resp_pend_d[i_] = (i_ == 32'(pid_q)) ? 1'b0 : resp_pend_d[i_];
-            for (int i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(sl)) ? slot_out_d[7*i_ +: 7] - 7'd1 : slot_out_d[7*i_ +: 7];
+          if (pr_last) begin
+            for (i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(pid_q)) ? 1'b0 : id_busy_d[i_];
+            for (i_ = 0; i_ < NIds; i_++) resp_pend_d[i_] = (i_ == 32'(pid_q)) ? 1'b0 : resp_pend_d[i_];
+            for (i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(pr_sl)) ? slot_out_d[7*i_ +: 7] - 7'd1 : slot_out_d[7*i_ +: 7];
             ps_d = P_IDLE;
-            if (slot_out_q[7*sl +: 7] == 7'd1 && slot_ret_q[sl]) begin
+            if (slot_out_q[7*pr_sl +: 7] == 7'd1 && slot_ret_q[pr_sl]) begin
               // The ID is free again from the next clock: P_RET keeps the slot itself.
-              if (slot_atom_q[sl]) begin
+              if (slot_atom_q[pr_sl]) begin
                 ps_d = P_RET;
-                pslot_d = sl;
+                pslot_d = pr_sl;
               end
               else begin
-                for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(sl)) ? 1'b0 : slot_valid_d[i_];
-                for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(pw)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
-                for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(pw)) ? 1'b0 : w_sb_d[i_];
+                for (i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(pr_sl)) ? 1'b0 : slot_valid_d[i_];
+                for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(pr_pw)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
+                for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(pr_pw)) ? 1'b0 : w_sb_d[i_];
               end
             end
           end
         end
       end
       P_RET: begin
-        logic [2:0]  sl;
-        logic [WW-1:0] pw;
-        sl = pslot_q;
-        pw = slot_warp_q[WW*sl +: WW];
         if (!ev_valid) begin
-          ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_warp = pw; ev_seq = slot_seq_q[32*sl +: 32]; ev_pc = slot_pc_q[32*sl +: 32];
-          ev_active = slot_act_q[32*sl +: 32]; ev_exec = slot_exec_q[32*sl +: 32]; ev_exit = 1'b0;
-          for (int i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(sl)) ? 1'b0 : slot_valid_d[i_];
-          for (int i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(pw)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
-          for (int i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(pw)) ? 1'b0 : w_sb_d[i_];
-          for (int i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(pw)) ? 1'b0 : w_atom_d[i_];
+          ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_warp = prt_pw; ev_seq = slot_seq_q[32*pslot_q +: 32];
+          ev_pc = slot_pc_q[32*pslot_q +: 32]; ev_active = slot_act_q[32*pslot_q +: 32];
+          ev_exec = slot_exec_q[32*pslot_q +: 32]; ev_exit = 1'b0;
+          for (i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(pslot_q)) ? 1'b0 : slot_valid_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(prt_pw)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
+          for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(prt_pw)) ? 1'b0 : w_sb_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(prt_pw)) ? 1'b0 : w_atom_d[i_];
           ps_d = P_IDLE;
         end
       end
@@ -2361,8 +2597,6 @@ module tsm_sm #(
       resp_pend_d = '0;
       w_st_d = '0;
     end
-    // The current warp's predicates go back with constant indices (see §2.11 of docs/sm-rtl.md).
-    for (int w = 0; w < W; w++) if (32'(cw_q) == w) pred_d[32*7*w +: 32*7] = wp_d;
   end
 
   assign idle_o = b_valid_q == '0 && id_busy_q == '0 && slot_valid_q == '0 && !pl_pend_q && st_q == E_IDLE;
