@@ -74,12 +74,12 @@ const std::vector<HostProgram>& host_programs() {
 }
 
 std::unique_ptr<Backend> make_backend_rtl(const config::SmConfig& cfg, uint32_t sms, bool lockstep,
-                                          const std::vector<std::string>& verilator_args) {
+                                          const std::vector<std::string>& verilator_args, bool netlist) {
   rtl::RtlOptions ro;
   ro.lockstep = lockstep;
   ro.active_sms = sms;
   try {
-    return rtl::make_rtl_backend(cfg, ro, verilator_args);
+    return rtl::make_rtl_backend(cfg, ro, verilator_args, netlist ? rtl::ModelKind::Netlist : rtl::ModelKind::Rtl);
   } catch (const std::invalid_argument& e) {
     throw RuntimeError(ErrorCode::InvalidValue, e.what());
   }
@@ -90,11 +90,12 @@ std::unique_ptr<Runtime> make_runtime(const HostOptions& o) {
   if (!cfg) throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown configuration '{}' (see: ./tsm configs)", o.config));
   if (o.backend == "golden") {
     if (o.sms != 0 || !o.verilator_args.empty())
-      throw RuntimeError(ErrorCode::InvalidValue, "--sms and --verilator-arg apply to the rtl backend only");
+      throw RuntimeError(ErrorCode::InvalidValue, "--sms and --verilator-arg apply to the rtl and netlist backends only");
     return std::make_unique<Runtime>(*cfg, make_golden_backend());
   }
-  if (o.backend == "rtl") return std::make_unique<Runtime>(*cfg, make_backend_rtl(*cfg, o.sms, o.lockstep, o.verilator_args));
-  throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown backend '{}' (golden or rtl)", o.backend));
+  if (o.backend == "rtl" || o.backend == "netlist")
+    return std::make_unique<Runtime>(*cfg, make_backend_rtl(*cfg, o.sms, o.lockstep, o.verilator_args, o.backend == "netlist"));
+  throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown backend '{}' (golden, rtl or netlist)", o.backend));
 }
 
 namespace {

@@ -13,11 +13,11 @@
 namespace tsm::firmware {
 
 struct HostOptions {
-  std::string backend = "golden";  // golden or rtl
+  std::string backend = "golden";  // golden, rtl or netlist
   std::string config = "g80";
-  uint32_t sms = 0;                 // rtl: SMs that take blocks; 0 = the configuration's num_sms
-  bool lockstep = true;             // rtl: check every retired instruction against the golden model
-  std::vector<std::string> verilator_args;  // rtl: run-time arguments of the Verilated model
+  uint32_t sms = 0;                 // rtl, netlist: SMs that take blocks; 0 = all the model has
+  bool lockstep = true;             // rtl, netlist: check every retired instruction against the golden model
+  std::vector<std::string> verilator_args;  // rtl, netlist: run-time arguments of the Verilated model
   uint32_t n = 0;  // problem size; 0 = the program's default
   uint32_t block = 0;  // threads per block; 0 = the program's default
   uint64_t seed = 1;
@@ -35,9 +35,10 @@ struct HostProgram {
 
 const std::vector<HostProgram>& host_programs();
 
-/// The RTL backend of configuration `cfg` with `sms` SMs taking blocks (0: all) and lockstep on or off.
+/// The RTL backend of configuration `cfg` with `sms` SMs taking blocks (0: all) and lockstep on or off;
+/// with `netlist`, over the Verilated Yosys netlist of the GPU top (one SM) instead of the RTL.
 std::unique_ptr<Backend> make_backend_rtl(const config::SmConfig& cfg, uint32_t sms, bool lockstep,
-                                          const std::vector<std::string>& verilator_args = {});
+                                          const std::vector<std::string>& verilator_args = {}, bool netlist = false);
 /// A runtime over the backend and configuration the options name (clear errors for unknown ones).
 std::unique_ptr<Runtime> make_runtime(const HostOptions& options);
 /// Load the program's kernel module: firmware/cuda/NAME.cu compiled by the chosen front end and

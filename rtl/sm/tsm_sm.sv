@@ -648,6 +648,7 @@ module tsm_sm #(
   logic [31:0]   walk_x, walk_y, walk_z;
   logic [5:0]    ctz_exec, ctz_pend, popc_exec;
   logic [31:0]   pl_mask;            // the lanes of the warp being placed
+  logic [31:0]   shared_span;        // a block's shared memory, rounded up to whole bank rows
   always_comb begin
     act_c = w_active_q[32*cw_q +: 32];
     live_c = w_live_q[32*cw_q +: 32];
@@ -663,6 +664,9 @@ module tsm_sm #(
     ctz_pend = ctz32(lpend_q);
     popc_exec = popc32(cexec_q);
     pl_mask = lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)));
+    // No unary operator in front of a size cast anywhere in the RTL: Yosys 0.23 drops it
+    // (`a & ~32'(C)` synthesizes as `a & C`; docs/sm-rtl.md §5).
+    shared_span = (shared_i + 32'(SB*4 - 1)) - ((shared_i + 32'(SB*4 - 1)) & 32'(SB*4 - 1));
 
     // Memory-operation decode.
     msz = tsm_isa_pkg::f_msz(ci_q);
@@ -1355,6 +1359,81 @@ module tsm_sm #(
   assign {stk_kind, stk_mask, stk_pc} = stk_rdata;
   assign ct_tgt = cpc_q + {{8{target_w[23]}}, target_w};
 
+  // ---- the memory-request ID table, in its own process: the engine allocates (ida_*, at free_id),
+  // the memory port's responses mark IDs answered or done, the response processor releases (idr_we,
+  // at pid_q) ----
+  logic          ida_we, ida_store, ida_loc, idr_we;
+  logic [2:0]    ida_slot;
+  logic [1:0]    ida_k;
+  logic [31:0]   ida_lanes, ida_addr;
+  logic [WW-1:0] ida_warp;
+  always_comb begin
+    id_busy_d = id_busy_q; id_store_d = id_store_q; resp_pend_d = resp_pend_q; id_slot_d = id_slot_q;
+    id_k_d = id_k_q; id_loc_d = id_loc_q; id_lanes_d = id_lanes_q; id_addr_d = id_addr_q; id_warp_d = id_warp_q;
+    for (int i = 0; i < NIds; i++) begin
+      if (mem_resp_valid_i && mem_resp_id_i < CcId && 32'(mem_resp_id_i) == i) begin
+        if (mem_resp_write_i) id_busy_d[i] = 1'b0;  // a store's acknowledgement
+        else resp_pend_d[i] = 1'b1;                 // load data or an atomic's old value, in rm_mem
+      end
+      if (ida_we && 32'(free_id) == i) begin
+        id_busy_d[i] = 1'b1;
+        id_store_d[i] = ida_store;
+        id_slot_d[3*i +: 3] = ida_slot;
+        id_k_d[2*i +: 2] = ida_k;
+        id_lanes_d[32*i +: 32] = ida_lanes;
+        id_addr_d[32*i +: 32] = ida_addr;
+        id_loc_d[i] = ida_loc;
+        id_warp_d[WW*i +: WW] = ida_warp;
+      end
+      if (idr_we && 32'(pid_q) == i) begin
+        id_busy_d[i] = 1'b0;
+        resp_pend_d[i] = 1'b0;
+      end
+    end
+    if (start_i) begin
+      id_busy_d = '0;
+      resp_pend_d = '0;
+    end
+  end
+
+  // ---- the load-slot table, in its own process: the engine allocates a slot (sla_*, at free_slot),
+  // counts its requests (slc_inc) and marks it issued (sld_ret, sld_atom; at cslot_q); the response
+  // processor counts responses back (slr_dec, at pr_sl) and frees slots (slv_clr, at slv_idx) ----
+  logic          sla_we, sla_atom, sla_w64, sla_off, slc_inc, sld_ret, sld_atom, slr_dec, slv_clr;
+  logic [2:0]    sla_n, sla_msz, slv_idx;
+  always_comb begin
+    slot_valid_d = slot_valid_q; slot_ret_d = slot_ret_q; slot_atom_d = slot_atom_q; slot_w64_d = slot_w64_q;
+    slot_warp_d = slot_warp_q; slot_rd_d = slot_rd_q; slot_n_d = slot_n_q; slot_msz_d = slot_msz_q;
+    slot_out_d = slot_out_q; slot_seq_d = slot_seq_q; slot_pc_d = slot_pc_q; slot_act_d = slot_act_q;
+    slot_exec_d = slot_exec_q; slot_off_d = slot_off_q;
+    for (int i = 0; i < NSlots; i++) begin
+      if (sla_we && 32'(free_slot) == i) begin
+        slot_valid_d[i] = 1'b1;
+        slot_ret_d[i] = 1'b0;
+        slot_atom_d[i] = sla_atom;
+        slot_w64_d[i] = sla_w64;
+        slot_warp_d[WW*i +: WW] = cw_q;
+        slot_rd_d[8*i +: 8] = f_rd;
+        slot_n_d[3*i +: 3] = sla_n;
+        slot_msz_d[3*i +: 3] = sla_msz;
+        slot_out_d[7*i +: 7] = '0;
+        slot_seq_d[32*i +: 32] = cseq_q;
+        slot_pc_d[32*i +: 32] = cpc_q;
+        slot_act_d[32*i +: 32] = act_c;
+        slot_exec_d[32*i +: 32] = cexec_q;
+        if (sla_off) slot_off_d[32*4*i +: 32*4] = gl_off;
+      end
+      if (32'(cslot_q) == i) begin
+        if (slc_inc) slot_out_d[7*i +: 7] = slot_out_d[7*i +: 7] + 7'd1;
+        if (sld_ret) slot_ret_d[i] = 1'b1;
+        if (sld_atom) slot_atom_d[i] = 1'b1;
+      end
+      if (slr_dec && 32'(pr_sl) == i) slot_out_d[7*i +: 7] = slot_out_d[7*i +: 7] - 7'd1;
+      if (slv_clr && 32'(slv_idx) == i) slot_valid_d[i] = 1'b0;
+    end
+    if (start_i) slot_valid_d = '0;
+  end
+
   // ===================================================================================================
   // Engine: one warp instruction at a time, row by row (docs/sm-rtl.md §2.0). The response
   // processor (below it in this block) writes returning load data whenever the engine leaves the
@@ -1385,12 +1464,7 @@ module tsm_sm #(
     dpa_d = dpa_q; dpb_d = dpb_q; dpc_d = dpc_q; dpr_d = dpr_q; dpp_d = dpp_q; prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
     walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; members_d = members_q; ballot_d = ballot_q; vres_d = vres_q;
     buf_a_d = buf_a_q; buf_b_d = buf_b_q; buf_c_d = buf_c_q; lsp_d = lsp_q; lpend_d = lpend_q;
-    slot_valid_d = slot_valid_q; slot_ret_d = slot_ret_q; slot_atom_d = slot_atom_q; slot_w64_d = slot_w64_q;
-    slot_warp_d = slot_warp_q; slot_rd_d = slot_rd_q; slot_n_d = slot_n_q; slot_msz_d = slot_msz_q;
-    slot_out_d = slot_out_q; slot_seq_d = slot_seq_q; slot_pc_d = slot_pc_q; slot_act_d = slot_act_q;
-    slot_exec_d = slot_exec_q; slot_off_d = slot_off_q; cslot_d = cslot_q; cslot_ok_d = cslot_ok_q;
-    id_busy_d = id_busy_q; id_store_d = id_store_q; resp_pend_d = resp_pend_q; id_slot_d = id_slot_q;
-    id_k_d = id_k_q; id_loc_d = id_loc_q; id_lanes_d = id_lanes_q; id_addr_d = id_addr_q; id_warp_d = id_warp_q;
+    cslot_d = cslot_q; cslot_ok_d = cslot_ok_q;
     ic_vld_d = ic_vld_q; ic_tag_d = ic_tag_q; ic_cnt_d = ic_cnt_q;
     cc_got_d = cc_got_q; caddr_d = caddr_q;
     ps_d = ps_q; pid_d = pid_q; pg_d = pg_q; pk_d = pk_q; pslot_d = pslot_q;
@@ -1404,6 +1478,10 @@ module tsm_sm #(
     sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0;
     rq_valid = 1'b0; rq_id = '0; rq_kind = 2'd0; rq_addr = '0;
     rq_mask = '0; rq_data = '0; rq_atom = '0;
+    ida_we = 1'b0; ida_store = 1'b0; ida_slot = '0; ida_k = '0; ida_lanes = '0; ida_addr = '0; ida_loc = 1'b0;
+    ida_warp = '0; idr_we = 1'b0;
+    sla_we = 1'b0; sla_atom = 1'b0; sla_w64 = 1'b0; sla_off = 1'b0; sla_n = '0; sla_msz = '0; slc_inc = 1'b0;
+    sld_ret = 1'b0; sld_atom = 1'b0; slr_dec = 1'b0; slv_clr = 1'b0; slv_idx = '0;
     resp_fill_ic = 1'b0; resp_fill_cc = 1'b0; resp_fill_rm = 1'b0; ic_waddr = '0;
     ev_valid = 1'b0; ev_kind = EV_RETIRE; ev_warp = cw_q; ev_seq = cseq_q; ev_pc = cpc_q; ev_active = '0;
     ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
@@ -1424,11 +1502,9 @@ module tsm_sm #(
         resp_fill_cc = 1'b1;
         cc_got_d = 1'b1;
       end else if (mem_resp_write_i) begin
-        for (i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(mem_resp_id_i)) ? 1'b0 : id_busy_d[i_];
         for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(id_warp_q[WW*mem_resp_id_i +: WW])) ? w_st_d[6*i_ +: 6] - 6'd1 : w_st_d[6*i_ +: 6];
       end else begin
         resp_fill_rm = 1'b1;
-        for (i_ = 0; i_ < NIds; i_++) resp_pend_d[i_] = (i_ == 32'(mem_resp_id_i)) ? 1'b1 : resp_pend_d[i_];
       end
       if (mem_resp_err_i && !flt_q && mem_resp_id_i < CcId) begin
         flt_d = 1'b1; flt_kind_d = F_OOB; flt_warp_d = 32'(id_warp_q[WW*mem_resp_id_i +: WW]);
@@ -1488,7 +1564,7 @@ module tsm_sm #(
         for (i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(free_blk)) ? 1'b1 : b_valid_d[i_];
         for (i_ = 0; i_ < NB; i_++) b_ctaid_d[48*i_ +: 48] = (i_ == 32'(free_blk)) ? pl_ctaid_q : b_ctaid_d[48*i_ +: 48];
         for (i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(free_blk)) ? warps_i[4:0] : b_unfin_d[5*i_ +: 5];
-        for (i_ = 0; i_ < NB; i_++) b_sbase_d[SAW*i_ +: SAW] = (i_ == 32'(free_blk)) ? (SAW'(32'(free_blk) * ((shared_i + 32'(SB*4 - 1)) & ~32'(SB*4 - 1)))) : b_sbase_d[SAW*i_ +: SAW];
+        for (i_ = 0; i_ < NB; i_++) b_sbase_d[SAW*i_ +: SAW] = (i_ == 32'(free_blk)) ? (SAW'(32'(free_blk) * shared_span)) : b_sbase_d[SAW*i_ +: SAW];
         resident_d = resident_q + 32'd1;
         rel_blk_d = free_blk;    // the block being placed
         // Register rows of the block: slot * warps * regs * G.
@@ -1577,10 +1653,7 @@ module tsm_sm #(
           rq_mask = 16'hFFFF;
           rq_data = '0;
           if (free_id_ok && rq_room) begin
-            for (i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_busy_d[i_];
-            for (i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_store_d[i_];
-            for (i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? rq_addr : id_addr_d[32*i_ +: 32];
-            for (i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? rel_w_q : id_warp_d[WW*i_ +: WW];
+            ida_we = 1'b1; ida_store = 1'b1; ida_addr = rq_addr; ida_warp = rel_w_q;
             for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(rel_w_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
             cnt_d = cnt_q + 32'd1;
           end
@@ -1609,7 +1682,7 @@ module tsm_sm #(
         rq_valid = 1'b1;
         rq_id = IcId + IdBits'(k_q);
         rq_kind = 2'd0;
-        rq_addr = code_base_i + ((cpc_q & ~32'(IcWords - 1)) << 3) + (32'(k_q) << 4);
+        rq_addr = code_base_i + ((cpc_q - (cpc_q & 32'(IcWords - 1))) << 3) + (32'(k_q) << 4);
         if (rq_room) begin
           perf_o[7] = 1'b1;
           k_d = k_q + 6'd1;
@@ -2305,21 +2378,7 @@ module tsm_sm #(
           if (free_slot_ok) begin
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
-            for (i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(free_slot)) ? 1'b1 : slot_valid_d[i_];
-            for (i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_ret_d[i_];
-            for (i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_atom_d[i_];
-            for (i_ = 0; i_ < NSlots; i_++) slot_w64_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_w64_d[i_];
-            for (i_ = 0; i_ < NSlots; i_++) slot_warp_d[WW*i_ +: WW] = (i_ == 32'(free_slot)) ? cw_q : slot_warp_d[WW*i_ +: WW];
-            for (i_ = 0; i_ < NSlots; i_++) slot_rd_d[8*i_ +: 8] = (i_ == 32'(free_slot)) ? f_rd : slot_rd_d[8*i_ +: 8];
-            for (i_ = 0; i_ < NSlots; i_++) slot_n_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? nwords : slot_n_d[3*i_ +: 3];
-            for (i_ = 0; i_ < NSlots; i_++) slot_msz_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? msz : slot_msz_d[3*i_ +: 3];
-            for (i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(free_slot)) ? '0 : slot_out_d[7*i_ +: 7];
-            for (i_ = 0; i_ < NSlots; i_++) slot_seq_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cseq_q : slot_seq_d[32*i_ +: 32];
-            for (i_ = 0; i_ < NSlots; i_++) slot_pc_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cpc_q : slot_pc_d[32*i_ +: 32];
-            for (i_ = 0; i_ < NSlots; i_++) slot_act_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? act_c : slot_act_d[32*i_ +: 32];
-            for (i_ = 0; i_ < NSlots; i_++) slot_exec_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cexec_q : slot_exec_d[32*i_ +: 32];
-            for (i_ = 0; i_ < NSlots; i_++)
-              slot_off_d[32*4*i_ +: 32*4] = (i_ == 32'(free_slot)) ? gl_off : slot_off_d[32*4*i_ +: 32*4];
+            sla_we = 1'b1; sla_n = nwords; sla_msz = msz; sla_off = 1'b1;
             for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_d[4*i_ +: 4] + 4'd1 : w_ld_d[4*i_ +: 4];
           end else perf_o[7] = 1'b0;
         end else begin
@@ -2330,18 +2389,12 @@ module tsm_sm #(
           rq_mask = gl_mask;  // reads name the bytes they need too, so the memory can check them
           rq_data = is_store ? gl_data : 128'd0;
           if (free_id_ok && rq_room) begin
-            for (i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_busy_d[i_];
-            for (i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? is_store : id_store_d[i_];
-            for (i_ = 0; i_ < NIds; i_++) id_slot_d[3*i_ +: 3] = (i_ == 32'(free_id)) ? (3'(cslot_q)) : id_slot_d[3*i_ +: 3];
-            for (i_ = 0; i_ < NIds; i_++) id_k_d[2*i_ +: 2] = (i_ == 32'(free_id)) ? (2'(k_q)) : id_k_d[2*i_ +: 2];
-            for (i_ = 0; i_ < NIds; i_++) id_lanes_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? gl_match : id_lanes_d[32*i_ +: 32];
-            for (i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? gl_line : id_addr_d[32*i_ +: 32];
-            for (i_ = 0; i_ < NIds; i_++) id_loc_d[i_] = (i_ == 32'(free_id)) ? gl_local : id_loc_d[i_];
-            for (i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? cw_q : id_warp_d[WW*i_ +: WW];
+            ida_we = 1'b1; ida_store = is_store; ida_slot = 3'(cslot_q); ida_k = 2'(k_q); ida_lanes = gl_match;
+            ida_addr = gl_line; ida_loc = gl_local; ida_warp = cw_q;
             lpend_d = lpend_q & ~gl_match;
             perf_o[7] = 1'b1;
             if (is_store) for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(cw_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
-            else for (i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(cslot_q)) ? slot_out_d[7*i_ +: 7] + 7'd1 : slot_out_d[7*i_ +: 7];
+            else slc_inc = 1'b1;
             if (is_store && gl_global) begin
               ev_valid = 1'b1; ev_kind = EV_STORE; ev_addr = gl_line; ev_mask = gl_mask; ev_wdata = gl_data;
             end
@@ -2355,10 +2408,10 @@ module tsm_sm #(
         else st_d = E_LS_DONE;
       end
       E_LS_DONE: begin
-        if (cslot_ok_q) for (i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(cslot_q)) ? 1'b1 : slot_ret_d[i_];
+        if (cslot_ok_q) sld_ret = 1'b1;
         if (is_atom && cslot_ok_q) begin
           // A global atomic retires when its old values are back (the response processor).
-          for (i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(cslot_q)) ? 1'b1 : slot_atom_d[i_];
+          sld_atom = 1'b1;
           for (i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_atom_d[i_];
           for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? npc_q : w_pc_d[32*i_ +: 32];
           perf_o[0] = 1'b1;
@@ -2426,19 +2479,7 @@ module tsm_sm #(
           if (free_slot_ok) begin
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
-            for (i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(free_slot)) ? 1'b1 : slot_valid_d[i_];
-            for (i_ = 0; i_ < NSlots; i_++) slot_ret_d[i_] = (i_ == 32'(free_slot)) ? 1'b0 : slot_ret_d[i_];
-            for (i_ = 0; i_ < NSlots; i_++) slot_atom_d[i_] = (i_ == 32'(free_slot)) ? 1'b1 : slot_atom_d[i_];
-            for (i_ = 0; i_ < NSlots; i_++) slot_w64_d[i_] = (i_ == 32'(free_slot)) ? a64 : slot_w64_d[i_];
-            for (i_ = 0; i_ < NSlots; i_++) slot_warp_d[WW*i_ +: WW] = (i_ == 32'(free_slot)) ? cw_q : slot_warp_d[WW*i_ +: WW];
-            for (i_ = 0; i_ < NSlots; i_++) slot_rd_d[8*i_ +: 8] = (i_ == 32'(free_slot)) ? f_rd : slot_rd_d[8*i_ +: 8];
-            for (i_ = 0; i_ < NSlots; i_++) slot_n_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? (a64 ? 3'd2 : 3'd1) : slot_n_d[3*i_ +: 3];
-            for (i_ = 0; i_ < NSlots; i_++) slot_msz_d[3*i_ +: 3] = (i_ == 32'(free_slot)) ? tsm_isa_pkg::MSZ_32 : slot_msz_d[3*i_ +: 3];
-            for (i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(free_slot)) ? '0 : slot_out_d[7*i_ +: 7];
-            for (i_ = 0; i_ < NSlots; i_++) slot_seq_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cseq_q : slot_seq_d[32*i_ +: 32];
-            for (i_ = 0; i_ < NSlots; i_++) slot_pc_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cpc_q : slot_pc_d[32*i_ +: 32];
-            for (i_ = 0; i_ < NSlots; i_++) slot_act_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? act_c : slot_act_d[32*i_ +: 32];
-            for (i_ = 0; i_ < NSlots; i_++) slot_exec_d[32*i_ +: 32] = (i_ == 32'(free_slot)) ? cexec_q : slot_exec_d[32*i_ +: 32];
+            sla_we = 1'b1; sla_atom = 1'b1; sla_w64 = a64; sla_n = a64 ? 3'd2 : 3'd1; sla_msz = tsm_isa_pkg::MSZ_32;
             for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_d[4*i_ +: 4] + 4'd1 : w_ld_d[4*i_ +: 4];
           end
         end else begin
@@ -2449,15 +2490,9 @@ module tsm_sm #(
           rq_data = {hi_q[127:96], hi_q[63:32], hi_q[95:64], hi_q[31:0]};
           rq_atom = {is_cas, atype_w, is_cas ? 4'd0 : aop_w};
           if (free_id_ok && rq_room) begin
-            for (i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(free_id)) ? 1'b1 : id_busy_d[i_];
-            for (i_ = 0; i_ < NIds; i_++) id_store_d[i_] = (i_ == 32'(free_id)) ? 1'b0 : id_store_d[i_];
-            for (i_ = 0; i_ < NIds; i_++) id_slot_d[3*i_ +: 3] = (i_ == 32'(free_id)) ? (3'(cslot_q)) : id_slot_d[3*i_ +: 3];
-            for (i_ = 0; i_ < NIds; i_++) id_k_d[2*i_ +: 2] = (i_ == 32'(free_id)) ? 2'd0 : id_k_d[2*i_ +: 2];
-            for (i_ = 0; i_ < NIds; i_++) id_lanes_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? (32'd1 << lane_q) : id_lanes_d[32*i_ +: 32];
-            for (i_ = 0; i_ < NIds; i_++) id_addr_d[32*i_ +: 32] = (i_ == 32'(free_id)) ? buf_a_q[32*lane_q +: 32] : id_addr_d[32*i_ +: 32];
-            for (i_ = 0; i_ < NIds; i_++) id_loc_d[i_] = (i_ == 32'(free_id)) ? 1'b0 : id_loc_d[i_];
-            for (i_ = 0; i_ < NIds; i_++) id_warp_d[WW*i_ +: WW] = (i_ == 32'(free_id)) ? cw_q : id_warp_d[WW*i_ +: WW];
-            for (i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(cslot_q)) ? slot_out_d[7*i_ +: 7] + 7'd1 : slot_out_d[7*i_ +: 7];
+            ida_we = 1'b1; ida_store = 1'b0; ida_slot = 3'(cslot_q); ida_k = 2'd0; ida_lanes = 32'd1 << lane_q;
+            ida_addr = buf_a_q[32*lane_q +: 32]; ida_loc = 1'b0; ida_warp = cw_q;
+            slc_inc = 1'b1;
             lpend_d = lpend_q & ~(32'd1 << lane_q);
             perf_o[7] = 1'b1;
             st_d = ((lpend_q & ~(32'd1 << lane_q)) == '0) ? E_LS_DONE : E_AS_RD;
@@ -2517,7 +2552,7 @@ module tsm_sm #(
       P_IDLE: begin
         if (rp_found) pid_d = rp_pid;
         if (rp_drained) begin
-          for (i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(rp_dsl)) ? 1'b0 : slot_valid_d[i_];
+          slv_clr = 1'b1; slv_idx = rp_dsl;
           for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(rp_dwarp)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
           for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(rp_dwarp)) ? 1'b0 : w_sb_d[i_];
         end else if (rp_found) begin
@@ -2542,9 +2577,8 @@ module tsm_sm #(
             pg_d = pg_q + 1'b1;
           end
           if (pr_last) begin
-            for (i_ = 0; i_ < NIds; i_++) id_busy_d[i_] = (i_ == 32'(pid_q)) ? 1'b0 : id_busy_d[i_];
-            for (i_ = 0; i_ < NIds; i_++) resp_pend_d[i_] = (i_ == 32'(pid_q)) ? 1'b0 : resp_pend_d[i_];
-            for (i_ = 0; i_ < NSlots; i_++) slot_out_d[7*i_ +: 7] = (i_ == 32'(pr_sl)) ? slot_out_d[7*i_ +: 7] - 7'd1 : slot_out_d[7*i_ +: 7];
+            idr_we = 1'b1;
+            slr_dec = 1'b1;
             ps_d = P_IDLE;
             if (slot_out_q[7*pr_sl +: 7] == 7'd1 && slot_ret_q[pr_sl]) begin
               // The ID is free again from the next clock: P_RET keeps the slot itself.
@@ -2553,7 +2587,7 @@ module tsm_sm #(
                 pslot_d = pr_sl;
               end
               else begin
-                for (i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(pr_sl)) ? 1'b0 : slot_valid_d[i_];
+                slv_clr = 1'b1; slv_idx = pr_sl;
                 for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(pr_pw)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
                 for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(pr_pw)) ? 1'b0 : w_sb_d[i_];
               end
@@ -2566,7 +2600,7 @@ module tsm_sm #(
           ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_warp = prt_pw; ev_seq = slot_seq_q[32*pslot_q +: 32];
           ev_pc = slot_pc_q[32*pslot_q +: 32]; ev_active = slot_act_q[32*pslot_q +: 32];
           ev_exec = slot_exec_q[32*pslot_q +: 32]; ev_exit = 1'b0;
-          for (i_ = 0; i_ < NSlots; i_++) slot_valid_d[i_] = (i_ == 32'(pslot_q)) ? 1'b0 : slot_valid_d[i_];
+          slv_clr = 1'b1; slv_idx = pslot_q;
           for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(prt_pw)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
           for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(prt_pw)) ? 1'b0 : w_sb_d[i_];
           for (i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(prt_pw)) ? 1'b0 : w_atom_d[i_];
@@ -2592,9 +2626,6 @@ module tsm_sm #(
       b_valid_d = '0;
       resident_d = '0;
       pl_pend_d = 1'b0;
-      slot_valid_d = '0;
-      id_busy_d = '0;
-      resp_pend_d = '0;
       w_st_d = '0;
     end
   end

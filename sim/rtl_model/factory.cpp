@@ -1,4 +1,5 @@
-// Picks the Verilated GPU model of a configuration and builds the runtime's "rtl" backend on it.
+// Picks the Verilated GPU model (RTL or netlist) of a configuration and builds the runtime's "rtl"
+// backend on it.
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -8,22 +9,33 @@
 
 namespace tsm::rtl {
 
-std::vector<std::string> rtl_model_configs() {
+namespace {
+
+const std::vector<std::pair<std::string, models::MakeModel>>& table_of(ModelKind kind) {
+  return kind == ModelKind::Netlist ? models::netlist_table() : models::model_table();
+}
+
+}  // namespace
+
+std::vector<std::string> rtl_model_configs(ModelKind kind) {
   std::vector<std::string> names;
-  for (const auto& [name, make] : models::model_table()) names.push_back(name);
+  for (const auto& [name, make] : table_of(kind)) names.push_back(name);
   return names;
 }
 
-std::unique_ptr<GpuPins> make_gpu_model(const std::string& config, const std::vector<std::string>& verilator_args) {
-  for (const auto& [name, make] : models::model_table())
+std::unique_ptr<GpuPins> make_gpu_model(const std::string& config, const std::vector<std::string>& verilator_args,
+                                        ModelKind kind) {
+  for (const auto& [name, make] : table_of(kind))
     if (name == config) return make(verilator_args);
-  throw std::invalid_argument(fmt::format("configuration '{}' has no RTL model in this build (models: {})", config,
-                                          fmt::join(rtl_model_configs(), ", ")));
+  throw std::invalid_argument(fmt::format("configuration '{}' has no {} model in this build ({} models: {})", config,
+                                          kind == ModelKind::Netlist ? "netlist" : "RTL",
+                                          kind == ModelKind::Netlist ? "netlist" : "RTL",
+                                          fmt::join(rtl_model_configs(kind), ", ")));
 }
 
 std::unique_ptr<Backend> make_rtl_backend(const config::SmConfig& config, const RtlOptions& options,
-                                          const std::vector<std::string>& verilator_args) {
-  return std::make_unique<RtlBackend>(config, make_gpu_model(config.name, verilator_args), options);
+                                          const std::vector<std::string>& verilator_args, ModelKind kind) {
+  return std::make_unique<RtlBackend>(config, make_gpu_model(config.name, verilator_args, kind), options);
 }
 
 }  // namespace tsm::rtl

@@ -1,4 +1,5 @@
-// The Verilated GPU tops of this build and the runtime's "rtl" backend over them.
+// The Verilated GPU tops of this build (RTL and Yosys netlists) and the runtime's "rtl" and
+// "netlist" backends over them.
 #pragma once
 
 #include <memory>
@@ -12,16 +13,23 @@
 
 namespace tsm::rtl {
 
-/// Configurations that have a Verilated model in this build.
-std::vector<std::string> rtl_model_configs();
+/// Which model of a configuration's GPU top: the Verilated RTL (the configuration's NumSms SMs), or
+/// the Verilated Yosys netlist of it with one SM (docs/sm-rtl.md §2.11).
+enum class ModelKind { Rtl, Netlist };
 
-/// A fresh GPU model of configuration `config` (the configuration's NumSms SMs). `verilator_args`
-/// go to the model's context, e.g. "+verilator+rand+reset+2". Throws std::invalid_argument naming
-/// the configurations that have a model.
-std::unique_ptr<GpuPins> make_gpu_model(const std::string& config, const std::vector<std::string>& verilator_args = {});
+/// Configurations that have a Verilated model of `kind` in this build.
+std::vector<std::string> rtl_model_configs(ModelKind kind = ModelKind::Rtl);
 
-/// The runtime's "rtl" backend for `config`, with `options` (lockstep, memory timing, active SMs).
+/// A fresh GPU model of configuration `config`. `verilator_args` go to the model's context, e.g.
+/// "+verilator+rand+reset+2". Throws std::invalid_argument naming the configurations that have a
+/// model of that kind.
+std::unique_ptr<GpuPins> make_gpu_model(const std::string& config, const std::vector<std::string>& verilator_args = {},
+                                        ModelKind kind = ModelKind::Rtl);
+
+/// The runtime's "rtl" backend for `config` over the model of `kind`, with `options` (lockstep,
+/// memory timing, active SMs).
 std::unique_ptr<Backend> make_rtl_backend(const config::SmConfig& config, const RtlOptions& options = {},
-                                          const std::vector<std::string>& verilator_args = {});
+                                          const std::vector<std::string>& verilator_args = {},
+                                          ModelKind kind = ModelKind::Rtl);
 
 }  // namespace tsm::rtl

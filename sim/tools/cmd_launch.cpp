@@ -252,14 +252,14 @@ void add_launch_commands(CLI::App& app) {
   launch->add_option("--grid", o->grid, "Grid shape X[,Y[,Z]]")->capture_default_str();
   launch->add_option("--block", o->block, "Block shape X[,Y[,Z]]")->capture_default_str();
   launch->add_option("--shared", o->shared, "Dynamic shared memory bytes")->capture_default_str();
-  launch->add_option("--backend", o->backend, "Backend: golden (the functional model) or rtl (the Verilated RTL)")
-      ->check(CLI::IsMember({"golden", "rtl"}))
+  launch->add_option("--backend", o->backend, "Backend: golden (the functional model), rtl (the Verilated RTL) or netlist (the Verilated Yosys netlist of the GPU top, one SM; built for: small)")
+      ->check(CLI::IsMember({"golden", "rtl", "netlist"}))
       ->capture_default_str();
   launch->add_option("--config", o->config, "SM configuration (see: configs)")->capture_default_str();
-  launch->add_option("--sms", o->sms, "rtl: SMs that take blocks (default: the configuration's)");
-  launch->add_flag("!--no-lockstep", o->lockstep, "rtl: do not check each retired instruction against the golden model");
+  launch->add_option("--sms", o->sms, "rtl, netlist: SMs that take blocks (default: all the model has)");
+  launch->add_flag("!--no-lockstep", o->lockstep, "rtl, netlist: do not check each retired instruction against the golden model");
   launch->add_option("--verilator-arg", o->verilator_args,
-                     "rtl: a run-time argument of the Verilated model, e.g. +verilator+rand+reset+2 or +verilator+seed+7 (repeatable)");
+                     "rtl, netlist: a run-time argument of the Verilated model, e.g. +verilator+rand+reset+2 or +verilator+seed+7 (repeatable)");
   launch->add_option("--budget", o->budget, "Warp instructions before a runaway-kernel fault")->capture_default_str();
   launch->add_option("--arg", o->args,
                      "Kernel argument, in parameter order: i32:V u32:V f32:V i64:V u64:V, buf:IN_FILE[:OUT_FILE] "
@@ -272,14 +272,14 @@ void add_launch_commands(CLI::App& app) {
   for (const auto& p : tsm::firmware::host_programs()) programs += fmt::format("\n  {:<16} {}", p.name, p.description);
   CLI::App* run = app.add_subcommand("run", "Run a firmware kernel with its host program and check it against the C++ reference:" + programs);
   run->add_option("program", *name, "Program name")->required();
-  run->add_option("--backend", ho->backend, "Backend: golden (the functional model) or rtl (the Verilated RTL)")
-      ->check(CLI::IsMember({"golden", "rtl"}))
+  run->add_option("--backend", ho->backend, "Backend: golden (the functional model), rtl (the Verilated RTL) or netlist (the Verilated Yosys netlist of the GPU top, one SM; built for: small)")
+      ->check(CLI::IsMember({"golden", "rtl", "netlist"}))
       ->capture_default_str();
   run->add_option("--config", ho->config, "SM configuration")->capture_default_str();
-  run->add_option("--sms", ho->sms, "rtl: SMs that take blocks (default: the configuration's)");
-  run->add_flag("!--no-lockstep", ho->lockstep, "rtl: do not check each retired instruction against the golden model");
+  run->add_option("--sms", ho->sms, "rtl, netlist: SMs that take blocks (default: all the model has)");
+  run->add_flag("!--no-lockstep", ho->lockstep, "rtl, netlist: do not check each retired instruction against the golden model");
   run->add_option("--verilator-arg", ho->verilator_args,
-                  "rtl: a run-time argument of the Verilated model, e.g. +verilator+rand+reset+2 or +verilator+seed+7 (repeatable)");
+                  "rtl, netlist: a run-time argument of the Verilated model, e.g. +verilator+rand+reset+2 or +verilator+seed+7 (repeatable)");
   run->add_option("-n,--size", ho->n, "Problem size (default: the program's)");
   auto blocks = std::make_shared<std::string>();
   run->add_option("--block", *blocks, "Threads per block, a comma-separated list to run each, or 'all' for the program's tested shapes (default: the program's)");
