@@ -16,6 +16,7 @@
 #include "isa/assembler.hpp"
 #include "ptx/compile.hpp"
 #include "rtl/gpu_driver.hpp"
+#include "rtl_model/models.hpp"
 #include "runtime/runtime.hpp"
 
 namespace {
@@ -242,6 +243,10 @@ void run_program(const std::string& name, tsm::firmware::HostOptions o, const st
 }  // namespace
 
 void add_launch_commands(CLI::App& app) {
+  const std::string backend_help = fmt::format(
+      "Backend: golden (the functional model), rtl (the Verilated RTL) or netlist (the Verilated Yosys netlist of "
+      "the GPU top, one SM; built for: {})",
+      fmt::join(tsm::rtl::rtl_model_configs(tsm::rtl::ModelKind::Netlist), ", "));
   auto o = std::make_shared<LaunchOptions>();
   CLI::App* launch = app.add_subcommand("launch", "Launch a kernel (.tsb binary or .tsa assembly) with arguments from the command line");
   launch->add_option("kernel_file", o->kernel_file, "Kernel: .tsb binary, .tsa assembly, or .cu/.ptx (compiled on the fly)")->required();
@@ -252,7 +257,7 @@ void add_launch_commands(CLI::App& app) {
   launch->add_option("--grid", o->grid, "Grid shape X[,Y[,Z]]")->capture_default_str();
   launch->add_option("--block", o->block, "Block shape X[,Y[,Z]]")->capture_default_str();
   launch->add_option("--shared", o->shared, "Dynamic shared memory bytes")->capture_default_str();
-  launch->add_option("--backend", o->backend, "Backend: golden (the functional model), rtl (the Verilated RTL) or netlist (the Verilated Yosys netlist of the GPU top, one SM; built for: small)")
+  launch->add_option("--backend", o->backend, backend_help)
       ->check(CLI::IsMember({"golden", "rtl", "netlist"}))
       ->capture_default_str();
   launch->add_option("--config", o->config, "SM configuration (see: configs)")->capture_default_str();
@@ -272,7 +277,7 @@ void add_launch_commands(CLI::App& app) {
   for (const auto& p : tsm::firmware::host_programs()) programs += fmt::format("\n  {:<16} {}", p.name, p.description);
   CLI::App* run = app.add_subcommand("run", "Run a firmware kernel with its host program and check it against the C++ reference:" + programs);
   run->add_option("program", *name, "Program name")->required();
-  run->add_option("--backend", ho->backend, "Backend: golden (the functional model), rtl (the Verilated RTL) or netlist (the Verilated Yosys netlist of the GPU top, one SM; built for: small)")
+  run->add_option("--backend", ho->backend, backend_help)
       ->check(CLI::IsMember({"golden", "rtl", "netlist"}))
       ->capture_default_str();
   run->add_option("--config", ho->config, "SM configuration")->capture_default_str();
