@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The showcase behind `./tsm demo`: the sample kernels through the assembler, the binary loader and
 # the disassembler, saxpy on the golden model (checked against C++, and through the generic
-# launcher), the same kernel written in CUDA C and compiled by our toolchain, two kernels of the CUDA
-# suite (printf, the float math library), the ISA summary, and the occupancy calculator for G80.
+# launcher), the same kernel written in CUDA C and compiled by our toolchain, saxpy on the SM's RTL
+# in lockstep with the golden model, two kernels of the CUDA suite (printf, the float math
+# library), the ISA summary, and the occupancy calculator for G80.
 set -euo pipefail
 BIN="$1"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -51,6 +52,10 @@ section "CUDA C through a front end and the translator, then the golden model"
 "$BIN/tsm-tool" launch "$OUT/saxpy_cuda.tsb" --grid 4 --block 256 \
   --arg i32:1000 --arg f32:2 --arg "buf:$OUT/x.bin" --arg "buf:$OUT/y.bin:$OUT/y_cuda.bin"
 cmp -s "$OUT/y_out.bin" "$OUT/y_cuda.bin" && echo "the compiled CUDA kernel gives the same bytes as the hand-written one"
+
+section "The same saxpy on the SM's RTL (Verilator), every retired warp instruction checked against the golden model"
+"$BIN/tsm-tool" run saxpy --backend rtl --config g80 --block 256
+echo "(the Yosys netlist of small's GPU top runs the same way: ./tsm run saxpy --backend netlist --config small)"
 
 section "CUDA kernel suite: device printf, and the float math library without a DP unit"
 "$BIN/tsm-tool" run printf_hello --block 64 -n 100

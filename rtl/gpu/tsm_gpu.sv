@@ -85,6 +85,7 @@ module tsm_gpu #(
   logic [NumSms-1:0]       rs_ready;
   logic [NumSms*PerfEvents-1:0] sm_perf;
   logic [NumSms*6-1:0]     sm_lanes;
+  logic [NumSms*6-1:0]     sm_tx;
   logic [31:0]             next_q;
   logic [47:0]             ctaid_q;
   logic [16*32-1:0]        cbanks;
@@ -124,7 +125,8 @@ module tsm_gpu #(
       .cm_lanes_o(cm_lanes_o[tsm_cfg_pkg::SpLanes*s +: tsm_cfg_pkg::SpLanes]),
       .cm_data_o(cm_data_o[tsm_cfg_pkg::SpLanes*32*s +: tsm_cfg_pkg::SpLanes*32]),
       .cm_addr_o(cm_addr_o[32*s +: 32]), .cm_mask_o(cm_mask_o[16*s +: 16]), .cm_wdata_o(cm_wdata_o[128*s +: 128]),
-      .perf_o(sm_perf[PerfEvents*s +: PerfEvents]), .perf_lanes_o(sm_lanes[6*s +: 6])
+      .perf_o(sm_perf[PerfEvents*s +: PerfEvents]), .perf_lanes_o(sm_lanes[6*s +: 6]),
+      .perf_tx_o(sm_tx[6*s +: 6])
     );
   end
 
@@ -186,7 +188,8 @@ module tsm_gpu #(
 
   // Counter increments this cycle, summed over the SMs (docs/sm-rtl.md §4): 1 warp instructions,
   // 2 thread instructions, 3 SP busy, 4 SFU busy, 5 scoreboard stalls, 6 barrier stalls, 7 fetch
-  // stalls, 8 memory requests, 9 bank-conflict steps.
+  // stalls, 8 memory requests, 9 bank-conflict steps, 10 transactions (compute capability 1.2
+  // segments), 11 SP and SFU busy in the same clock.
   logic [8*NumCounters-1:0] ctr_inc;
   always_comb begin
     ctr_inc = '0;
@@ -200,6 +203,8 @@ module tsm_gpu #(
       ctr_inc[8*7 +: 8] = ctr_inc[8*7 +: 8] + 8'(sm_perf[PerfEvents*s + 6]);
       ctr_inc[8*8 +: 8] = ctr_inc[8*8 +: 8] + 8'(sm_perf[PerfEvents*s + 7]);
       ctr_inc[8*9 +: 8] = ctr_inc[8*9 +: 8] + 8'(sm_perf[PerfEvents*s + 8]);
+      ctr_inc[8*10 +: 8] = ctr_inc[8*10 +: 8] + 8'(sm_tx[6*s +: 6]);
+      ctr_inc[8*11 +: 8] = ctr_inc[8*11 +: 8] + ((sm_perf[PerfEvents*s + 2] && sm_perf[PerfEvents*s + 3]) ? 8'd1 : 8'd0);
     end
   end
 

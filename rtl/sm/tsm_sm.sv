@@ -88,7 +88,9 @@ module tsm_sm #(
   output logic [127:0]                           cm_wdata_o,
   /// Performance events this cycle (docs/sm-rtl.md §4), summed by the GPU top.
   output logic [PerfEvents-1:0]                  perf_o,
-  output logic [5:0]                             perf_lanes_o
+  output logic [5:0]                             perf_lanes_o,
+  /// Transactions counter increment (docs/sm-rtl.md §4: compute capability 1.2 segments).
+  output logic [5:0]                             perf_tx_o
 );
   // ---- sizes ----------------------------------------------------------------------------------
   localparam int unsigned L = tsm_cfg_pkg::SpLanes;
@@ -139,7 +141,7 @@ module tsm_sm #(
     E_PL_START, E_PL_WALK, E_PL_ZERO, E_PL_LOCAL,
     E_FETCH, E_DECODE, E_IC_REQ, E_IC_WAIT, E_CONST, E_CONST_CHK, E_CC_REQ, E_CC_WAIT, E_DISPATCH,
     E_SP_HI, E_SP_HI2, E_SP_RD, E_SP_EX, E_SP_WB, E_SP_WB2, E_SP_P1, E_SP_P2, E_SP_ST,
-    E_SFU_RD, E_SFU_FEED, E_SFU_WB,
+    E_SFU_RD, E_SFU_GO,
     E_DP_RD, E_DP_HI, E_DP_HI2, E_DP_EX, E_DP_WB, E_DP_WB2,
     E_S2R, E_VOTE_RD, E_VOTE_CALC, E_VOTE_WB, E_VOTE_WP,
     E_SHFL_RD, E_SHFL_CAP, E_SHFL_WB, E_SHFL_WP,
@@ -163,6 +165,8 @@ module tsm_sm #(
 
   // Warp table (flattened per warp).
   logic [W-1:0]      w_valid_q, w_valid_d, w_wait_q, w_wait_d, w_sb_q, w_sb_d, w_atom_q, w_atom_d;
+  logic [W-1:0]      w_sfu_q, w_sfu_d;  // an SFU instruction of the warp is in the SFU sequencer
+  logic [W-1:0]      w_sfuw_q, w_sfuw_d; // the warp's SFU instruction waits for the sequencer
   logic [W*32-1:0]   w_pc_q, w_pc_d, w_active_q, w_active_d, w_live_q, w_live_d, w_seq_q, w_seq_d;
   logic [W*BW-1:0]   w_blk_q, w_blk_d;
   logic [W*5-1:0]    w_wib_q, w_wib_d;
@@ -207,7 +211,7 @@ module tsm_sm #(
   logic [31:0]    rel_val_q, rel_val_d;
   logic [WW-1:0]  rel_w_q, rel_w_d;
   logic [4:0]     fin_id_q, fin_id_d;
-  logic [L*32-1:0] hi_q, hi_d, row_q, row_d, res_q, res_d;
+  logic [L*32-1:0] hi_q, hi_d, row_q, row_d;
   logic [L*64-1:0] dpa_q, dpa_d, dpb_q, dpb_d, dpc_q, dpc_d, dpr_q, dpr_d;  // DP row: operands, results
   logic [L-1:0]    dpp_q, dpp_d;                                            // DSETP comparisons
   logic [L*8-1:0]  prow_q, prow_d;       // predicates after an SP row, for the PRED events
@@ -411,22 +415,101 @@ module tsm_sm #(
     .d_wide_o(sp_wide_o), .preds_o(sp_preds_o), .preds_we_o(sp_pwe_o)
   );
 
+  // ---- SFU sequencer (docs/sm-rtl.md §2.0): an SFU instruction runs here, beside the engine. The
+  // engine streams the operand rows into q_x (E_SFU_RD), hands the instruction over (E_SFU_GO) and
+  // retires it. The sequencer feeds the SFU pipelines S lanes a clock without a pause (32/S clocks),
+  // collects the results in q_r, and writes each row once its results are in and the engine leaves
+  // the register file's write port and the commit port free. The warp issues nothing until its SFU
+  // instruction is written (w_sfu). ----
+  localparam int unsigned QChunks = 32 / S;     // S-lane chunks of a warp
+  typedef enum logic {Q_IDLE, Q_RUN} qstate_e;
+  qstate_e            qs_q, qs_d;
+  logic [WW-1:0]      q_warp_q, q_warp_d;
+  logic [31:0]        q_seq_q, q_seq_d, q_exec_q, q_exec_d;
+  logic [7:0]         q_rd_q, q_rd_d;
+  logic [RA-1:0]      q_base_q, q_base_d;
+  logic [63:0]        q_insn_q, q_insn_d;    // for the SFU's function and .ftz
+  logic [32*32-1:0]   q_x_q, q_x_d;          // operands, lane l at [32l +: 32]
+  logic [32*32-1:0]   q_r_q, q_r_d;          // results, lane l at [32l +: 32]
+  logic [5:0]         q_f_q, q_f_d;          // chunks fed
+  logic [5:0]         q_n_q, q_n_d;          // chunks whose results are in
+  logic [GroupBits:0] q_g_q, q_g_d;          // the next row to write
+  logic               q_start;               // engine: hand the current instruction over
+  logic               q_cap;                 // engine: row q_cap_row of operand A is on port A
+  logic [GroupBits:0] q_cap_row;
+  logic               q_adv;                 // engine: row q_g is written (or needs no write)
+  logic               q_wready;              // row q_g's results are in
+  logic [L-1:0]       q_lanes;               // lanes of row q_g that write
+  logic [RA-1:0]      q_row;                 // its register-file row
+  logic [L*32-1:0]    q_rrow;                // its results
+  logic               q_last;                // it is the last row
+  logic               q_xfree;               // q_x may take the next instruction's operands
+
   logic            sfu_valid;
   logic [S*32-1:0] sfu_x, sfu_r;
   logic [S-1:0]    sfu_vo;
-  logic            unused_valids;  // results are timed by the engine, not by the units' valid bits
+  logic            unused_valids;  // results are timed by the sequencer, not by the units' valid bits
   assign unused_valids = ^{sp_valid_o, sfu_vo};
   for (genvar s = 0; s < S; s++) begin : g_sfu
     tsm_sfu #(.Stages(SfuStages), .HexDir(HexDir)) u_sfu (
-      .clk_i, .rst_ni, .valid_i(sfu_valid), .func_i(tsm_isa_pkg::f_mufu(ci_q)), .x_i(sfu_x[32*s +: 32]),
-      .ftz_i(tsm_isa_pkg::f_ftz(ci_q)), .valid_o(sfu_vo[s]), .result_o(sfu_r[32*s +: 32])
+      .clk_i, .rst_ni, .valid_i(sfu_valid), .func_i(tsm_isa_pkg::f_mufu(q_insn_q)), .x_i(sfu_x[32*s +: 32]),
+      .ftz_i(tsm_isa_pkg::f_ftz(q_insn_q)), .valid_o(sfu_vo[s]), .result_o(sfu_r[32*s +: 32])
     );
   end
   logic [5:0] sfu_chunk_o;
   logic       sfu_chunk_v;
   tsm_delay #(.Stages(SfuStages), .Width(6)) u_sfu_chunk (
-    .clk_i, .rst_ni, .valid_i(sfu_valid), .data_i(k_q), .valid_o(sfu_chunk_v), .data_o(sfu_chunk_o)
+    .clk_i, .rst_ni, .valid_i(sfu_valid), .data_i(q_f_q), .valid_o(sfu_chunk_v), .data_o(sfu_chunk_o)
   );
+
+  always_comb begin
+    q_lanes = rowlanes(q_exec_q, q_g_q);
+    q_row = rowof(q_base_q, q_rd_q, q_g_q);
+    q_last = 32'(q_g_q) + 1 == G;
+    q_wready = qs_q == Q_RUN && 32'(q_n_q) >= (32'(q_g_q) + 1) * (L / S);
+    q_rrow = '0;
+    for (int r = 0; r < G; r++) if (32'(q_g_q) == r) q_rrow = q_r_q[32*L*r +: 32*L];
+    // The next SFU instruction may stream its operands in (E_SFU_RD, one row a clock from the
+    // clock after its dispatch) once the feed is far enough ahead that it never overwrites a row
+    // not yet fed: row r is written r + 2 clocks after the dispatch, and its last chunk
+    // ((r + 1) * L/S - 1) is fed by then once QChunks - G - 2 chunks were fed at the dispatch;
+    // QChunks - G keeps two clocks to spare. It starts in E_SFU_GO.
+    q_xfree = qs_q == Q_IDLE || 32'(q_f_q) >= QChunks - G;
+    sfu_valid = qs_q == Q_RUN && 32'(q_f_q) < QChunks;
+    sfu_x = '0;
+    for (int c = 0; c < QChunks; c++) if (32'(q_f_q) == c) sfu_x = q_x_q[32*S*c +: 32*S];
+  end
+
+  always_comb begin
+    qs_d = qs_q; q_warp_d = q_warp_q; q_seq_d = q_seq_q; q_exec_d = q_exec_q; q_rd_d = q_rd_q; q_base_d = q_base_q;
+    q_insn_d = q_insn_q; q_x_d = q_x_q; q_r_d = q_r_q; q_f_d = q_f_q; q_n_d = q_n_q; q_g_d = q_g_q;
+    for (int r = 0; r < G; r++)
+      if (q_cap && 32'(q_cap_row) == r) q_x_d[32*L*r +: 32*L] = (f_ra == 8'd255) ? '0 : rf_rdata[0 +: L*32];
+    if (sfu_valid) q_f_d = q_f_q + 6'd1;
+    if (sfu_chunk_v) begin
+      for (int c = 0; c < QChunks; c++) if (32'(sfu_chunk_o) == c) q_r_d[32*S*c +: 32*S] = sfu_r;
+      q_n_d = q_n_q + 6'd1;
+    end
+    if (q_adv) begin
+      q_g_d = q_g_q + 1'b1;
+      if (q_last) qs_d = Q_IDLE;
+    end
+    if (q_start) begin
+      q_warp_d = cw_q; q_seq_d = cseq_q; q_exec_d = cexec_q; q_rd_d = f_rd; q_base_d = base_c; q_insn_d = ci_q;
+      q_f_d = '0; q_n_d = '0; q_g_d = '0;
+      qs_d = Q_RUN;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      qs_q <= Q_IDLE; q_warp_q <= '0; q_seq_q <= '0; q_exec_q <= '0; q_rd_q <= '0; q_base_q <= '0; q_insn_q <= '0;
+      q_x_q <= '0; q_r_q <= '0; q_f_q <= '0; q_n_q <= '0; q_g_q <= '0;
+    end else begin
+      qs_q <= qs_d; q_warp_q <= q_warp_d; q_seq_q <= q_seq_d; q_exec_q <= q_exec_d; q_rd_q <= q_rd_d; q_base_q <= q_base_d;
+      q_insn_q <= q_insn_d; q_x_q <= q_x_d; q_r_q <= q_r_d; q_f_q <= q_f_d; q_n_q <= q_n_d; q_g_q <= q_g_d;
+    end
+  end
 
   // ---- DP unit: DL lanes a clock through tsm_dp (docs/sm-rtl.md §2.0) ----
   // dp_insn: DADD DMUL DFMA DMNMX DSETP, and F2F/F2I/I2F with a binary64 source or result.
@@ -624,6 +707,9 @@ module tsm_sm #(
   logic [W-1:0]  ready_w;
   logic [WW-1:0] sel_w;
   logic          sel_ok;
+  logic [31:0]   sel_pc;             // the chosen warp's PC
+  logic          sel_hit;            // ... is valid code and in the instruction cache: fetch now
+  logic          disp_go;            // E_DISPATCH issues the instruction this clock
   logic [31:0]   guard;
   logic [L-1:0]  gexec;              // exec lanes of row g_q
   logic [RA-1:0] base_c;
@@ -701,11 +787,16 @@ module tsm_sm #(
     for (int i = W - 1; i >= 0; i--) if (!w_valid_q[i]) free_warp = WW'(i);
 
     // Ready warps and the round-robin choice after the last one chosen.
-    ready_w = w_valid_q & ~w_wait_q & ~w_sb_q & ~w_atom_q;
+    // In E_RET the retiring warp is not a candidate: its own state changes this clock.
+    ready_w = w_valid_q & ~w_wait_q & ~w_sb_q & ~w_atom_q & ~w_sfu_q & ~w_sfuw_q;
+    for (int i = 0; i < W; i++) if (st_q == E_RET && i == 32'(cw_q)) ready_w[i] = 1'b0;
     sel_w = '0; sel_ok = 1'b0;
     for (int i = W; i >= 1; i--) begin
       if (ready_w[(32'(last_q) + i) % W]) begin sel_w = WW'((32'(last_q) + i) % W); sel_ok = 1'b1; end
     end
+    sel_pc = w_pc_q[32*sel_w +: 32];
+    sel_hit = sel_pc < code_words_i && ic_vld_q[(sel_pc / IcWords) % IcLines] &&
+              ic_tag_q[32*((sel_pc / IcWords) % IcLines) +: 32] == sel_pc / (IcWords * IcLines);
 
     // Scoreboard: does the current instruction touch a register a load of its warp will write?
     hazard = 1'b0;
@@ -728,6 +819,11 @@ module tsm_sm #(
     if (rd_rc && f_rc != 8'd255 && 32'(f_rc) + 32'(n_rc) > regs_i) bad_reg = 1'b1;
     if ((rd_rd || wr_rd) && f_rd != 8'd255 && 32'(f_rd) + 32'(n_rd) > regs_i) bad_reg = 1'b1;
     insn_ok = tsm_isa_pkg::insn_valid(ci_q);
+    // E_DISPATCH issues on its first visit when the checks pass and no constant operand is needed,
+    // and on the visit after a constant operand arrived.
+    disp_go = cnt_q != 32'd0 ||
+              (insn_ok && !bad_reg && !(DpUnits == 0 && dp_insn) && !hazard &&
+               !(unit_w == tsm_isa_pkg::UNIT_SFU && !q_xfree) && !(has_b_w && b_const_w));
 
     // Thread coordinates of the L lanes after the walker.
     walk_x = 32'(walk_q[0 +: DW]);
@@ -846,20 +942,6 @@ module tsm_sm #(
       dpr_lo[32*l +: 32] = dpr_q[64*l +: 32];
       dpr_hi[32*l +: 32] = dpr_q[64*l + 32 +: 32];
     end
-  end
-
-  // ---- SFU feed (E_SFU_FEED: SfuUnits lanes a clock) and collection ----
-  logic [S*32-1:0] sfu_xrow;
-  logic [L*32-1:0] sfu_res;
-  always_comb begin
-    logic [31:0] x;
-    for (int s = 0; s < S; s++) begin
-      x = (k_q == 6'd0) ? rf_rdata[32*(32'(k_q) * S + s) +: 32] : row_q[32*(32'(k_q) * S + s) +: 32];
-      sfu_xrow[32*s +: 32] = (f_ra == 8'd255) ? 32'd0 : x;
-    end
-    sfu_res = res_q;
-    for (int c = 0; c < L / S; c++)
-      if (32'(sfu_chunk_o) == c) for (int s = 0; s < S; s++) sfu_res[32*(c * S + s) +: 32] = sfu_r[32*s +: 32];
   end
 
   // ---- S2R: special registers of the row's lanes (thread coordinates by walking) ----
@@ -1157,6 +1239,14 @@ module tsm_sm #(
 
   // ---- global, local and constant lanes (E_LS_GL): the line of the lowest pending lane and every
   // pending lane in it ----
+  // Word k_q's offset from a lane's address: k_q words in global space, k_q local strides in local
+  // space. One multiplier for the SM, not one per lane.
+  logic [31:0]  kofs_glb, kofs_loc;
+  always_comb begin
+    kofs_glb = 32'(k_q) << 2;
+    kofs_loc = 32'(k_q) * LocalStride;
+  end
+
   logic [31:0]  gl_line, gl_match;
   logic [15:0]  gl_mask;
   logic [127:0] gl_data;
@@ -1164,11 +1254,10 @@ module tsm_sm #(
   logic         gl_local, gl_global;
   always_comb begin
     logic [5:0]  p;
-    logic [31:0] pa, step, qa;
+    logic [31:0] pa, qa;
     logic [15:0] be;
     p = ctz_pend;
-    step = (lsp_q[2*p +: 2] == SP_LOCAL) ? LocalStride : 32'd4;
-    pa = buf_a_q[32*p +: 32] + 32'(k_q) * step;
+    pa = buf_a_q[32*p +: 32] + ((lsp_q[2*p +: 2] == SP_LOCAL) ? kofs_loc : kofs_glb);
     gl_line = pa & ~32'hF;
     gl_local = lsp_q[2*p +: 2] == SP_LOCAL;
     gl_global = lsp_q[2*p +: 2] == SP_GLOBAL;
@@ -1176,7 +1265,7 @@ module tsm_sm #(
     gl_mask = '0;
     gl_data = '0;
     for (int q = 0; q < 32; q++) begin
-      qa = buf_a_q[32*q +: 32] + 32'(k_q) * ((lsp_q[2*q +: 2] == SP_LOCAL) ? LocalStride : 32'd4);
+      qa = buf_a_q[32*q +: 32] + ((lsp_q[2*q +: 2] == SP_LOCAL) ? kofs_loc : kofs_glb);
       be = (nbytes == 5'd1 ? 16'h0001 : nbytes == 5'd2 ? 16'h0003 : 16'h000F) << qa[3:0];
       if (lpend_q[q] && (qa & ~32'hF) == gl_line) begin
         gl_match[q] = 1'b1;
@@ -1185,6 +1274,35 @@ module tsm_sm #(
           if (be[bb]) gl_data[8*bb +: 8] = 8'(buf_b_q[32*q +: 32] >> (8 * (bb - 32'(qa[3:0]))));
       end
       gl_off[4*q +: 4] = buf_a_q[32*q +: 4];
+    end
+  end
+
+  // ---- the transactions counter (docs/sm-rtl.md §4): the segment transactions a compute
+  // capability 1.2 GPU would make for this word of a global or local load or store. Per half-warp,
+  // every distinct aligned segment (32 bytes for 1-byte accesses, 64 for 2-byte, 128 for wider)
+  // that an executing lane touches is one transaction. A global lane counts with its first word,
+  // whose address covers the whole access; a local lane counts every word, since a thread's local
+  // words lie LocalStride apart. Constant loads go through the constant cache and do not count. ----
+  logic [5:0] tx_count;
+  always_comb begin
+    logic [31:0]      m;
+    logic [32*32-1:0] seg;
+    logic [31:0]      a;
+    logic             first, loc;
+    m = '0;
+    seg = '0;
+    for (int l = 0; l < 32; l++) begin
+      loc = lsp_q[2*l +: 2] == SP_LOCAL;
+      a = buf_a_q[32*l +: 32] + (loc ? kofs_loc : 32'd0);
+      m[l] = cexec_q[l] && op != tsm_isa_pkg::OP_LDC && (loc || (lsp_q[2*l +: 2] == SP_GLOBAL && k_q == '0));
+      seg[32*l +: 32] = nbytes == 5'd1 ? a >> 5 : nbytes == 5'd2 ? a >> 6 : a >> 7;
+    end
+    tx_count = '0;
+    for (int l = 0; l < 32; l++) begin
+      first = m[l];
+      for (int j = 16 * (l / 16); j < l; j++)
+        if (m[j] && seg[32*j +: 32] == seg[32*l +: 32]) first = 1'b0;
+      tx_count = tx_count + 6'(first);
     end
   end
 
@@ -1449,7 +1567,7 @@ module tsm_sm #(
     i_ = 0;
     // ---- defaults: hold every register ----
     st_d = st_q; sw_d = sw_q; running_d = running_q;
-    w_valid_d = w_valid_q; w_wait_d = w_wait_q; w_sb_d = w_sb_q; w_atom_d = w_atom_q;
+    w_valid_d = w_valid_q; w_wait_d = w_wait_q; w_sb_d = w_sb_q; w_atom_d = w_atom_q; w_sfu_d = w_sfu_q; w_sfuw_d = w_sfuw_q;
     w_pc_d = w_pc_q; w_active_d = w_active_q; w_live_d = w_live_q; w_seq_d = w_seq_q;
     w_blk_d = w_blk_q; w_wib_d = w_wib_q; w_base_d = w_base_q; w_sp_d = w_sp_q; w_bar_d = w_bar_q;
     w_bred_d = w_bred_q; w_bred_rd_d = w_bred_rd_q; w_bred_lanes_d = w_bred_lanes_q; w_bred_seq_d = w_bred_seq_q;
@@ -1460,7 +1578,7 @@ module tsm_sm #(
     npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; g_d = g_q; k_d = k_q; lane_d = lane_q; cnt_d = cnt_q;
     sidx_d = sidx_q; skind_d = skind_q; spush_d = spush_q; rel_pend_d = rel_pend_q; fin_d = fin_q;
     rel_blk_d = rel_blk_q; rel_id_d = rel_id_q; rel_val_d = rel_val_q; rel_w_d = rel_w_q; fin_id_d = fin_id_q;
-    hi_d = hi_q; row_d = row_q; res_d = res_q;
+    hi_d = hi_q; row_d = row_q;
     dpa_d = dpa_q; dpb_d = dpb_q; dpc_d = dpc_q; dpr_d = dpr_q; dpp_d = dpp_q; prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
     walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; members_d = members_q; ballot_d = ballot_q; vres_d = vres_q;
     buf_a_d = buf_a_q; buf_b_d = buf_b_q; buf_c_d = buf_c_q; lsp_d = lsp_q; lpend_d = lpend_q;
@@ -1486,9 +1604,9 @@ module tsm_sm #(
     ev_valid = 1'b0; ev_kind = EV_RETIRE; ev_warp = cw_q; ev_seq = cseq_q; ev_pc = cpc_q; ev_active = '0;
     ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
     ev_mask = '0; ev_wdata = '0;
-    sp_valid = 1'b0; sfu_valid = 1'b0; sfu_x = '0;
+    sp_valid = 1'b0; q_start = 1'b0; q_cap = 1'b0; q_cap_row = '0; q_adv = 1'b0;
     dp_valid = 1'b0; dp_a = '0; dp_b = '0; dp_c = '0;
-    perf_o = '0; perf_lanes_o = '0;
+    perf_o = '0; perf_lanes_o = '0; perf_tx_o = '0;
 
     eng_rf_busy = 1'b0;
 
@@ -1542,10 +1660,16 @@ module tsm_sm #(
         end else if (pl_pend_q) begin
           st_d = E_PL_START;
         end else if (sel_ok) begin
+          // Select the warp, and on an instruction-cache hit read its instruction in the same clock.
           cw_d = sel_w;
           last_d = sel_w;
-          cpc_d = w_pc_q[32*sel_w +: 32];
+          cpc_d = sel_pc;
           st_d = E_FETCH;
+          if (sel_hit) begin
+            ic_re = 1'b1;
+            ic_raddr = ($clog2(IcLines*IcChunks))'(((sel_pc / IcWords) % IcLines) * IcChunks + (sel_pc % IcWords) / 2);
+            st_d = E_DECODE;
+          end
         end else if (|w_valid_q && (w_valid_q & ~w_wait_q) == '0 && slot_valid_q == '0 && ps_q == P_IDLE) begin
           // Every resident warp waits at a barrier that cannot complete.
           flt_kind_d = F_DEADLOCK; flt_warp_d = 32'hFFFF_FFFF; flt_pc_d = 32'hFFFF_FFFF; flt_addr_d = '0;
@@ -1582,6 +1706,8 @@ module tsm_sm #(
           for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_wait_d[i_];
           for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sb_d[i_];
           for (i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_atom_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_sfu_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sfu_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_sfuw_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sfuw_d[i_];
           for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_bred_d[i_];
           for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? entry_pc_i : w_pc_d[32*i_ +: 32];
           for (i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? pl_mask : w_active_d[32*i_ +: 32];
@@ -1712,13 +1838,16 @@ module tsm_sm #(
           end else if (hazard) begin
             if (op != tsm_isa_pkg::OP_MEMBAR) for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sb_d[i_];
             st_d = E_IDLE;
+          end else if (unit_w == tsm_isa_pkg::UNIT_SFU && !q_xfree) begin
+            // The SFU sequencer still feeds another instruction: park the warp until it is done.
+            for (i_ = 0; i_ < W; i_++) w_sfuw_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sfuw_d[i_];
+            st_d = E_IDLE;
           end else if (has_b_w && b_const_w) begin
             caddr_d = cbank_base_i[32*cbank_w +: 32] + 32'(coff_w);
             st_d = E_CONST;
-          end else begin
-            cnt_d = 32'd1;
           end
-        end else begin
+        end
+        if (disp_go) begin
           // Go: the instruction issues.
           cseq_d = w_seq_q[32*cw_q +: 32];
           for (i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? w_seq_q[32*cw_q +: 32] + 32'd1 : w_seq_d[32*i_ +: 32];
@@ -1947,44 +2076,25 @@ module tsm_sm #(
         st_d = E_SP_P1;
       end
 
-      // ---- SFU: per row, SfuUnits lanes a clock ----
+      // ---- SFU: the operands into the SFU sequencer, which runs the instruction beside the engine ----
       E_SFU_RD: begin
-        perf_o[3] = 1'b1;
-        if (gexec == '0) begin
-          g_d = g_q + 1'b1;
-          if (32'(g_q) + 1 == G) st_d = E_RET;
-        end else begin
-          rf_raddr[0 +: RA] = rw_a;
-          k_d = '0;
-          cnt_d = '0;
-          st_d = E_SFU_FEED;
+        // Operand rows stream into the SFU sequencer at one a clock (read row cnt, capture row
+        // cnt - 1); then the instruction retires and its rows run beside the engine.
+        if (cnt_q < 32'(G)) rf_raddr[0 +: RA] = st_ra;
+        if (cnt_q >= 32'd1) begin
+          q_cap = 1'b1;
+          q_cap_row = (GroupBits + 1)'(cnt_q - 32'd1);
         end
+        cnt_d = cnt_q + 32'd1;
+        if (cnt_q == 32'(G)) st_d = E_SFU_GO;
       end
-      E_SFU_FEED: begin
-        perf_o[3] = 1'b1;
-        if (k_q == 6'd0) row_d = rf_rdata[0 +: L*32];
-        if (32'(k_q) < L / S) begin
-          sfu_valid = 1'b1;
-          sfu_x = sfu_xrow;
-          k_d = k_q + 6'd1;
+      E_SFU_GO: begin
+        // Hand over when the sequencer has written the previous instruction's last row.
+        if (qs_q == Q_IDLE) begin
+          q_start = 1'b1;
+          for (i_ = 0; i_ < W; i_++) w_sfu_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sfu_d[i_];
+          st_d = E_RET;
         end
-        if (sfu_chunk_v) begin
-          res_d = sfu_res;
-          cnt_d = cnt_q + 32'd1;
-          if (cnt_q + 32'd1 == L / S) st_d = E_SFU_WB;
-        end
-      end
-      E_SFU_WB: begin
-        perf_o[3] = 1'b1;
-        if (f_rd != 8'd255) begin
-          rf_we = gexec;
-          rf_waddr = rw_d;
-          rf_wdata = res_q;
-          eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = res_q;
-        end
-        g_d = g_q + 1'b1;
-        st_d = (32'(g_q) + 1 == G) ? E_RET : E_SFU_RD;
       end
 
       // ---- S2R: special registers, a row a clock (thread coordinates by walking) ----
@@ -2402,6 +2512,7 @@ module tsm_sm #(
         end
       end
       E_LS_NEXT: begin
+        perf_tx_o = tx_count;
         k_d = k_q + 6'd1;
         g_d = '0;
         if (32'(k_q) + 1 < 32'(nwords)) st_d = E_LS_RD;
@@ -2512,6 +2623,17 @@ module tsm_sm #(
         else if (rel_pend_q) begin
           rel_w_d = '0;
           st_d = E_REL;
+        end else if (!stop_i && !pl_pend_q && sel_ok) begin
+          // Select the next warp (never this one) and fetch its instruction, as E_IDLE does.
+          cw_d = sel_w;
+          last_d = sel_w;
+          cpc_d = sel_pc;
+          st_d = E_FETCH;
+          if (sel_hit) begin
+            ic_re = 1'b1;
+            ic_raddr = ($clog2(IcLines*IcChunks))'(((sel_pc / IcWords) % IcLines) * IcChunks + (sel_pc % IcWords) / 2);
+            st_d = E_DECODE;
+          end
         end else st_d = E_IDLE;
       end
       E_FIN: begin
@@ -2546,6 +2668,24 @@ module tsm_sm #(
       end
       default: st_d = E_HALT;
     endcase
+
+    // ---- SFU sequencer write-back: a finished row takes the write port and the commit port when the
+    // engine leaves them free; the response processor waits for both ----
+    perf_o[3] = qs_q != Q_IDLE || st_q == E_SFU_RD || st_q == E_SFU_GO;  // operands streaming in, or results
+    if (q_wready) begin
+      if (q_lanes == '0 || q_rd_q == 8'd255) q_adv = 1'b1;
+      else if (!eng_rf_busy && !ev_valid) begin
+        rf_we = q_lanes;
+        rf_waddr = q_row;
+        rf_wdata = q_rrow;
+        ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = q_warp_q; ev_seq = q_seq_q; ev_reg = q_rd_q;
+        ev_group = q_g_q[GroupBits-1:0]; ev_lanes = q_lanes; ev_data = q_rrow;
+        q_adv = 1'b1;
+      end
+      if (q_adv && q_last) for (i_ = 0; i_ < W; i_++) w_sfu_d[i_] = (i_ == 32'(q_warp_q)) ? 1'b0 : w_sfu_d[i_];
+    end
+    // Warps parked because the sequencer could not take their SFU instruction may try again.
+    if (q_xfree) w_sfuw_d = '0;
 
     // ---- response processor: returning load data and atomic old values into the register file ----
     unique case (ps_q)
@@ -2643,7 +2783,7 @@ module tsm_sm #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q <= E_IDLE; sw_q <= SW_POP; running_q <= 1'b0;
-      w_valid_q <= '0; w_wait_q <= '0; w_sb_q <= '0; w_atom_q <= '0;
+      w_valid_q <= '0; w_wait_q <= '0; w_sb_q <= '0; w_atom_q <= '0; w_sfu_q <= '0; w_sfuw_q <= '0;
       w_pc_q <= '0; w_active_q <= '0; w_live_q <= '0; w_seq_q <= '0;
       w_blk_q <= '0; w_wib_q <= '0; w_base_q <= '0; w_sp_q <= '0; w_bar_q <= '0;
       w_bred_q <= '0; w_bred_rd_q <= '0; w_bred_lanes_q <= '0; w_bred_seq_q <= '0;
@@ -2654,7 +2794,7 @@ module tsm_sm #(
       npc_q <= '0; nact_q <= '0; nlive_q <= '0; g_q <= '0; k_q <= '0; lane_q <= '0; cnt_q <= '0;
       sidx_q <= '0; skind_q <= '0; spush_q <= '0; rel_pend_q <= 1'b0; fin_q <= 1'b0;
       rel_blk_q <= '0; rel_id_q <= '0; rel_val_q <= '0; rel_w_q <= '0; fin_id_q <= '0;
-      hi_q <= '0; row_q <= '0; res_q <= '0;
+      hi_q <= '0; row_q <= '0;
       dpa_q <= '0; dpb_q <= '0; dpc_q <= '0; dpr_q <= '0; dpp_q <= '0; prow_q <= '0; pwe1_q <= '0; pwe2_q <= '0;
       walk_q <= '0; clock_q <= '0; sclk_q <= '0; members_q <= '0; ballot_q <= '0; vres_q <= 1'b0;
       buf_a_q <= '0; buf_b_q <= '0; buf_c_q <= '0; lsp_q <= '0; lpend_q <= '0;
@@ -2673,7 +2813,7 @@ module tsm_sm #(
       cm_addr_o <= '0; cm_mask_o <= '0; cm_wdata_o <= '0;
     end else begin
       st_q <= st_d; sw_q <= sw_d; running_q <= running_d;
-      w_valid_q <= w_valid_d; w_wait_q <= w_wait_d; w_sb_q <= w_sb_d; w_atom_q <= w_atom_d;
+      w_valid_q <= w_valid_d; w_wait_q <= w_wait_d; w_sb_q <= w_sb_d; w_atom_q <= w_atom_d; w_sfu_q <= w_sfu_d; w_sfuw_q <= w_sfuw_d;
       w_pc_q <= w_pc_d; w_active_q <= w_active_d; w_live_q <= w_live_d; w_seq_q <= w_seq_d;
       w_blk_q <= w_blk_d; w_wib_q <= w_wib_d; w_base_q <= w_base_d; w_sp_q <= w_sp_d; w_bar_q <= w_bar_d;
       w_bred_q <= w_bred_d; w_bred_rd_q <= w_bred_rd_d; w_bred_lanes_q <= w_bred_lanes_d; w_bred_seq_q <= w_bred_seq_d;
@@ -2684,7 +2824,7 @@ module tsm_sm #(
       npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; g_q <= g_d; k_q <= k_d; lane_q <= lane_d; cnt_q <= cnt_d;
       sidx_q <= sidx_d; skind_q <= skind_d; spush_q <= spush_d; rel_pend_q <= rel_pend_d; fin_q <= fin_d;
       rel_blk_q <= rel_blk_d; rel_id_q <= rel_id_d; rel_val_q <= rel_val_d; rel_w_q <= rel_w_d; fin_id_q <= fin_id_d;
-      hi_q <= hi_d; row_q <= row_d; res_q <= res_d;
+      hi_q <= hi_d; row_q <= row_d;
       dpa_q <= dpa_d; dpb_q <= dpb_d; dpc_q <= dpc_d; dpr_q <= dpr_d; dpp_q <= dpp_d; prow_q <= prow_d; pwe1_q <= pwe1_d; pwe2_q <= pwe2_d;
       walk_q <= walk_d; clock_q <= clock_d; sclk_q <= sclk_d; members_q <= members_d; ballot_q <= ballot_d; vres_q <= vres_d;
       buf_a_q <= buf_a_d; buf_b_q <= buf_b_d; buf_c_q <= buf_c_d; lsp_q <= lsp_d; lpend_q <= lpend_d;

@@ -52,10 +52,10 @@ struct RtlOptions {
 
 /// What the last launch did on the GPU, beyond LaunchStats.
 /// The GPU's performance counters (COUNTER[k], docs/sm-rtl.md §4), summed over the SMs.
-inline constexpr unsigned kNumCounters = 10;
+inline constexpr unsigned kNumCounters = 12;
 inline constexpr std::array<const char*, kNumCounters> kCounterNames{
-    "cycles",          "warp_instructions", "thread_instructions", "sp_busy",     "sfu_busy",
-    "stall_scoreboard", "stall_barrier",    "stall_fetch",         "memory_requests", "bank_conflicts"};
+    "cycles",        "warp_instructions", "thread_instructions", "sp_busy",        "sfu_busy",     "stall_scoreboard",
+    "stall_barrier", "stall_fetch",       "memory_requests",     "bank_conflicts", "transactions", "sp_sfu_together"};
 
 struct RtlLaunchInfo {
   uint64_t cycles = 0;        // from the CTRL write to the end of the launch

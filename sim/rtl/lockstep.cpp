@@ -30,9 +30,10 @@ bool bounded_at_memory(g::Op op) {
   return op == g::Op::LDG || op == g::Op::STG || op == g::Op::LD || op == g::Op::ST || op == g::Op::ATOM || op == g::Op::ATOMCAS;
 }
 
-/// Loads whose register writes follow the RETIRE (docs/gpu-interfaces.md §3, "Ordering").
+/// Instructions whose register writes follow the RETIRE (docs/gpu-interfaces.md §3, "Ordering"):
+/// loads, BRED, and MUFU, whose rows the SFU sequencer runs after the engine retired it.
 bool writes_after_retire(g::Op op) {
-  return op == g::Op::LDG || op == g::Op::LD || op == g::Op::LDL || op == g::Op::LDC || op == g::Op::BRED;
+  return op == g::Op::LDG || op == g::Op::LD || op == g::Op::LDL || op == g::Op::LDC || op == g::Op::BRED || op == g::Op::MUFU;
 }
 
 std::string hex32(uint32_t v) { return fmt::format("{:#010x}", v); }

@@ -115,9 +115,9 @@ void run_bench(const BenchOptions& opt) {
     }
   constexpr uint32_t kBlock = 256;  // threads per block: every suite kernel runs it on small and g80
   fmt::print("{} repetitions each, medians; host time is the launches' only (compile and reference excluded)\n\n", opt.repeat);
-  fmt::print("{:<15} {:<7} {:<6} {:<4} {:>8} {:>12} {:>13} {:>12} {:>6} {:>6} {:>6} {:>8} {:>8} {:>8} {:>9} {:>8}\n", "program",
+  fmt::print("{:<15} {:<7} {:<6} {:<4} {:>8} {:>12} {:>13} {:>12} {:>6} {:>6} {:>6} {:>8} {:>8} {:>8} {:>9} {:>8} {:>8}\n", "program",
              "backend", "config", "lock", "host s", "sim cycles", "cycles/host s", "thr insn/s", "IPC", "SP %", "SFU %",
-             "st.sb %", "st.bar %", "st.ifet %", "mem reqs", "bank cf");
+             "st.sb %", "st.bar %", "st.ifet %", "mem reqs", "trans", "bank cf");
   nlohmann::json rows = nlohmann::json::array();
   for (const Case& c : cases) {
     const tsm::firmware::HostProgram* p = nullptr;
@@ -168,9 +168,9 @@ void run_bench(const BenchOptions& opt) {
     const unsigned sms = tsm::config::find_config(c.config)->num_sms;
     const auto pct = [&](uint64_t v) { return cyc > 0 ? 100.0 * static_cast<double>(v) / (cyc * sms) : 0.0; };
     const double ipc = cyc > 0 ? static_cast<double>(k[1]) / (cyc * sms) : 0.0;
-    fmt::print("{:<15} {:<7} {:<6} {:<4} {:>8.3f} {:>12} {:>13.3g} {:>12.3g} {:>6.3f} {:>6.1f} {:>6.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>9} {:>8}\n",
+    fmt::print("{:<15} {:<7} {:<6} {:<4} {:>8.3f} {:>12} {:>13.3g} {:>12.3g} {:>6.3f} {:>6.1f} {:>6.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>9} {:>8} {:>8}\n",
                c.program, c.backend, c.config, c.lockstep ? "on" : "off", s, k[0], s > 0 ? cyc / s : 0.0, thr, ipc,
-               pct(k[3]), pct(k[4]), pct(k[5]), pct(k[6]), pct(k[7]), k[8], k[9]);
+               pct(k[3]), pct(k[4]), pct(k[5]), pct(k[6]), pct(k[7]), k[8], k[10], k[9]);
     row["lockstep"] = c.lockstep;
     row["sms"] = sms;
     row["cycles_per_host_second"] = s > 0 ? cyc / s : 0.0;

@@ -29,8 +29,10 @@ void print_rtl_counters(const std::string& prefix, tsm::Runtime& rt) {
   const unsigned sms = rtl->kernel_config().num_sms;
   const double sm_cycles = static_cast<double>(k[0]) * sms;
   const auto per_sm = [&](uint64_t v) { return sm_cycles > 0 ? static_cast<double>(v) / sm_cycles : 0.0; };
-  fmt::print("{}rtl {} cycles, IPC {:.3f} per SM ({} SM{}), SP busy {:.1f} %, {} memory requests, {} bank conflicts\n",
-             prefix, k[0], per_sm(k[1]), sms, sms == 1 ? "" : "s", 100.0 * per_sm(k[3]), k[8], k[9]);
+  fmt::print("{}rtl {} cycles, IPC {:.3f} per SM ({} SM{}), SP busy {:.1f} %, SFU busy {:.1f} % ({:.1f} % both), {} memory requests, {} transactions, "
+             "{} bank conflicts\n",
+             prefix, k[0], per_sm(k[1]), sms, sms == 1 ? "" : "s", 100.0 * per_sm(k[3]), 100.0 * per_sm(k[4]), 100.0 * per_sm(k[11]),
+             k[8], k[10], k[9]);
 }
 
 using tsm::tools::fail;

@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 COUNTERS = ["cycles", "warp_instructions", "thread_instructions", "sp_busy", "sfu_busy", "stall_scoreboard",
-            "stall_barrier", "stall_fetch", "memory_requests", "bank_conflicts"]
+            "stall_barrier", "stall_fetch", "memory_requests", "bank_conflicts", "transactions", "sp_sfu_together"]
 
 
 def fail(msg):
