@@ -709,6 +709,8 @@ module tsm_sm #(
   logic          sel_ok;
   logic [31:0]   sel_pc;             // the chosen warp's PC
   logic          sel_hit;            // ... is valid code and in the instruction cache: fetch now
+  logic [$clog2(IcLines*IcChunks)-1:0] sel_icaddr;  // ... at this instruction-cache address
+  logic          sel_go;             // the engine selects sel_w this clock (E_IDLE, E_RET)
   logic          disp_go;            // E_DISPATCH issues the instruction this clock
   logic [31:0]   guard;
   logic [L-1:0]  gexec;              // exec lanes of row g_q
@@ -797,6 +799,11 @@ module tsm_sm #(
     sel_pc = w_pc_q[32*sel_w +: 32];
     sel_hit = sel_pc < code_words_i && ic_vld_q[(sel_pc / IcWords) % IcLines] &&
               ic_tag_q[32*((sel_pc / IcWords) % IcLines) +: 32] == sel_pc / (IcWords * IcLines);
+    sel_icaddr = ($clog2(IcLines*IcChunks))'(((sel_pc / IcWords) % IcLines) * IcChunks + (sel_pc % IcWords) / 2);
+    // E_IDLE selects unless a fault, a stop or a block placement comes first; E_RET selects the next
+    // warp unless the warp exits or a barrier release is pending.
+    sel_go = sel_ok && !stop_i && !pl_pend_q &&
+             ((st_q == E_IDLE && !flt_q) || (st_q == E_RET && nlive_q != '0 && !rel_pend_q));
 
     // Scoreboard: does the current instruction touch a register a load of its warp will write?
     hazard = 1'b0;
@@ -1660,16 +1667,7 @@ module tsm_sm #(
         end else if (pl_pend_q) begin
           st_d = E_PL_START;
         end else if (sel_ok) begin
-          // Select the warp, and on an instruction-cache hit read its instruction in the same clock.
-          cw_d = sel_w;
-          last_d = sel_w;
-          cpc_d = sel_pc;
-          st_d = E_FETCH;
-          if (sel_hit) begin
-            ic_re = 1'b1;
-            ic_raddr = ($clog2(IcLines*IcChunks))'(((sel_pc / IcWords) % IcLines) * IcChunks + (sel_pc % IcWords) / 2);
-            st_d = E_DECODE;
-          end
+          // Select a warp: after the case (sel_go).
         end else if (|w_valid_q && (w_valid_q & ~w_wait_q) == '0 && slot_valid_q == '0 && ps_q == P_IDLE) begin
           // Every resident warp waits at a barrier that cannot complete.
           flt_kind_d = F_DEADLOCK; flt_warp_d = 32'hFFFF_FFFF; flt_pc_d = 32'hFFFF_FFFF; flt_addr_d = '0;
@@ -2623,18 +2621,7 @@ module tsm_sm #(
         else if (rel_pend_q) begin
           rel_w_d = '0;
           st_d = E_REL;
-        end else if (!stop_i && !pl_pend_q && sel_ok) begin
-          // Select the next warp (never this one) and fetch its instruction, as E_IDLE does.
-          cw_d = sel_w;
-          last_d = sel_w;
-          cpc_d = sel_pc;
-          st_d = E_FETCH;
-          if (sel_hit) begin
-            ic_re = 1'b1;
-            ic_raddr = ($clog2(IcLines*IcChunks))'(((sel_pc / IcWords) % IcLines) * IcChunks + (sel_pc % IcWords) / 2);
-            st_d = E_DECODE;
-          end
-        end else st_d = E_IDLE;
+        end else if (!sel_go) st_d = E_IDLE;  // else the next warp (never this one): after the case
       end
       E_FIN: begin
         for (i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(cw_q)) ? 1'b0 : w_valid_d[i_];
@@ -2668,6 +2655,17 @@ module tsm_sm #(
       end
       default: st_d = E_HALT;
     endcase
+
+    // ---- selection (E_IDLE, and E_RET for the next warp): the warp, and on an instruction-cache hit
+    // its instruction read in the same clock ----
+    if (sel_go) begin
+      cw_d = sel_w;
+      last_d = sel_w;
+      cpc_d = sel_pc;
+      st_d = sel_hit ? E_DECODE : E_FETCH;
+      ic_re = sel_hit;
+      ic_raddr = sel_icaddr;
+    end
 
     // ---- SFU sequencer write-back: a finished row takes the write port and the commit port when the
     // engine leaves them free; the response processor waits for both ----
