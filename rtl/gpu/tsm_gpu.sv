@@ -50,7 +50,15 @@ module tsm_gpu #(
   output logic [NumSms*tsm_cfg_pkg::SpLanes*32-1:0]      cm_data_o,
   output logic [NumSms*32-1:0]                           cm_addr_o,
   output logic [NumSms*16-1:0]                           cm_mask_o,
-  output logic [NumSms*128-1:0]                          cm_wdata_o
+  output logic [NumSms*128-1:0]                          cm_wdata_o,
+  // Retire channels (docs/gpu-interfaces.md §3), SM s in slice s
+  output logic [NumSms-1:0]                              cr_valid_o,
+  output logic [NumSms*tsm_cfg_pkg::WarpIdWidth-1:0]     cr_warp_o,
+  output logic [NumSms*32-1:0]                           cr_seq_o,
+  output logic [NumSms*32-1:0]                           cr_pc_o,
+  output logic [NumSms*32-1:0]                           cr_active_o,
+  output logic [NumSms*32-1:0]                           cr_exec_o,
+  output logic [NumSms-1:0]                              cr_exit_o
 );
   localparam int unsigned NumCounters = 12;
   localparam int unsigned PerfEvents = 9;
@@ -125,6 +133,9 @@ module tsm_gpu #(
       .cm_lanes_o(cm_lanes_o[tsm_cfg_pkg::SpLanes*s +: tsm_cfg_pkg::SpLanes]),
       .cm_data_o(cm_data_o[tsm_cfg_pkg::SpLanes*32*s +: tsm_cfg_pkg::SpLanes*32]),
       .cm_addr_o(cm_addr_o[32*s +: 32]), .cm_mask_o(cm_mask_o[16*s +: 16]), .cm_wdata_o(cm_wdata_o[128*s +: 128]),
+      .cr_valid_o(cr_valid_o[s]), .cr_warp_o(cr_warp_o[tsm_cfg_pkg::WarpIdWidth*s +: tsm_cfg_pkg::WarpIdWidth]),
+      .cr_seq_o(cr_seq_o[32*s +: 32]), .cr_pc_o(cr_pc_o[32*s +: 32]), .cr_active_o(cr_active_o[32*s +: 32]),
+      .cr_exec_o(cr_exec_o[32*s +: 32]), .cr_exit_o(cr_exit_o[s]),
       .perf_o(sm_perf[PerfEvents*s +: PerfEvents]), .perf_lanes_o(sm_lanes[6*s +: 6]),
       .perf_tx_o(sm_tx[6*s +: 6])
     );

@@ -86,6 +86,14 @@ module tsm_sm #(
   output logic [31:0]                            cm_addr_o,
   output logic [15:0]                            cm_mask_o,
   output logic [127:0]                           cm_wdata_o,
+  // Retire channel: the engine's RETIRE events, after the commit port's event of the same clock
+  output logic                                   cr_valid_o,
+  output logic [tsm_cfg_pkg::WarpIdWidth-1:0]    cr_warp_o,
+  output logic [31:0]                            cr_seq_o,
+  output logic [31:0]                            cr_pc_o,
+  output logic [31:0]                            cr_active_o,
+  output logic [31:0]                            cr_exec_o,
+  output logic                                   cr_exit_o,
   /// Performance events this cycle (docs/sm-rtl.md §4), summed by the GPU top.
   output logic [PerfEvents-1:0]                  perf_o,
   output logic [5:0]                             perf_lanes_o,
@@ -126,7 +134,8 @@ module tsm_sm #(
   localparam int unsigned LocalStride = NumSms * W * 32 * 4;  // bytes between a thread's local words
 
   // Event kinds of the commit port.
-  localparam logic [2:0] EV_RETIRE = 3'd0, EV_REG = 3'd1, EV_PRED = 3'd2, EV_STORE = 3'd3, EV_PLACE = 3'd4;
+  localparam logic [2:0] EV_RETIRE = 3'd0, EV_REG = 3'd1, EV_PRED = 3'd2, EV_STORE = 3'd3, EV_PLACE = 3'd4,
+                         EV_REG_RETIRE = 3'd5, EV_PRED_RETIRE = 3'd6;  // ... whose instruction retires with it
   // Fault kinds as FAULT_KIND reports them (1 + golden::FaultKind).
   localparam logic [3:0] F_OOB = 4'd1, F_MISALIGNED = 4'd2, F_RANGE = 4'd3, F_DIVBAR = 4'd4, F_DEADLOCK = 4'd5,
                          F_OVERFLOW = 4'd6, F_UNDERFLOW = 4'd7, F_INVALID = 4'd9, F_TRAP = 4'd10;
@@ -140,7 +149,7 @@ module tsm_sm #(
     E_IDLE, E_HALT, E_FAULT, E_CLEAR,
     E_PL_START, E_PL_WALK, E_PL_ZERO, E_PL_LOCAL,
     E_FETCH, E_DECODE, E_IC_REQ, E_IC_WAIT, E_CONST, E_CONST_CHK, E_CC_REQ, E_CC_WAIT, E_DISPATCH,
-    E_SP_HI, E_SP_HI2, E_SP_RD, E_SP_EX, E_SP_WB, E_SP_WB2, E_SP_P1, E_SP_P2, E_SP_ST,
+    E_SP_HI, E_SP_HI2, E_SP_RD, E_SP_EX, E_SP_WB, E_SP_WB2, E_SP_P1, E_SP_P2,
     E_SFU_RD, E_SFU_GO,
     E_DP_RD, E_DP_HI, E_DP_HI2, E_DP_EX, E_DP_WB, E_DP_WB2,
     E_S2R, E_VOTE_RD, E_VOTE_CALC, E_VOTE_WB, E_VOTE_WP,
@@ -245,6 +254,14 @@ module tsm_sm #(
   logic [IcLines-1:0]    ic_vld_q, ic_vld_d;
   logic [IcLines*32-1:0] ic_tag_q, ic_tag_d;
   logic [3:0]            ic_cnt_q, ic_cnt_d;
+  // Next-line prefetch: a miss also fetches the following line into its own cache line, with the
+  // request IDs after the demand line's (docs/sm-rtl.md §2.1).
+  localparam bit IcPrefetch = IcLines > 1 && 2 * IcChunks <= 8;
+  logic                  pf_go_q, pf_go_d;      // this miss also fetches the next line
+  logic                  pf_busy_q, pf_busy_d;  // a prefetch is in flight
+  logic                  pf_kill_q, pf_kill_d;  // ... from before the current launch: do not keep it
+  logic [31:0]           pf_line_q, pf_line_d;  // its line (PC / IcWords)
+  logic [3:0]            pf_cnt_q, pf_cnt_d;    // its chunks in
   // Constant-cache tags live in a memory ({valid, line address}); a launch starts by clearing them.
   logic                  cc_twe;
   logic [28:0]           cc_twdata, cc_trdata;
@@ -266,6 +283,7 @@ module tsm_sm #(
 
   // Commit port (registered).
   logic        ev_valid;
+  logic        rt_valid;   // the retire channel (E_RET): the current instruction retires
   logic [2:0]  ev_kind;
   logic [WW-1:0] ev_warp;
   logic [31:0] ev_seq, ev_pc, ev_active, ev_exec, ev_addr;
@@ -405,12 +423,69 @@ module tsm_sm #(
     endcase
   end
 
+  // ---- SP back end (docs/sm-rtl.md §2.0): an SP instruction that writes one register and no
+  // predicate is handed over at its issue and streams here, one row a clock through three stages:
+  // R reads the row's operands, X executes it in the SP lanes, Y writes it and its commit event (the
+  // last row's event also retires the instruction). The next instruction enters R in the clock after
+  // the previous one's last row left R, so rows of consecutive instructions follow each other without
+  // a gap. One more instruction may wait in a queue (Q) before R, so the engine can run ahead by one
+  // instruction and a branch of another warp in the engine does not leave R empty. Three instruction
+  // contexts (slots, taken in turn) are enough: an instruction stays G >= 3 clocks in R, longer than
+  // the two clocks of X and Y, so when a slot comes round again its previous instruction is done. ----
+  localparam int unsigned BkSlots = 3;
+  logic                 bk_hand;                  // engine: hand the current instruction over (E_DISPATCH)
+  logic                 bk_take;                  // the back end can take one this clock
+  logic                 bk_busy;                  // an instruction is in Q, or a row in R, X or Y
+  logic                 bk_q_q, bk_r_q, bk_x_q, bk_y_q;  // an instruction waits in Q; a row is in R, X, Y
+  logic [1:0]           bk_qs_q, bk_rs_q, bk_xs_q, bk_ys_q;  // ... of the instruction in this slot
+  logic [GroupBits-1:0] bk_rr_q, bk_xr_q, bk_yr_q;  // ... this row
+  logic [1:0]           bk_ns_q;                  // the slot the next instruction takes
+  logic [BkSlots*64-1:0]   bk_ci_q;               // per slot: instruction word (the SP lanes' controls)
+  logic [BkSlots*RA-1:0]   bk_base_q;             // warp's first register-file row
+  logic [BkSlots*32-1:0]   bk_regs_q;             // {rd, rc, rb, ra}
+  logic [BkSlots-1:0]      bk_ause_q, bk_bzero_q, bk_bval_q, bk_cuse_q;  // operand selection
+  logic [BkSlots*32-1:0]   bk_b_q;                // B from a constant bank or an immediate
+  logic [BkSlots*32-1:0]   bk_exec_q, bk_act_q, bk_seq_q, bk_pc_q;
+  logic [BkSlots*WW-1:0]   bk_warp_q;
+  logic [BkSlots*32*7-1:0] bk_pred_q;             // the warp's predicates at issue (for SEL, carry-in)
+  logic [BkSlots*3-1:0]    bk_pev_q;              // the predicate it writes (7: none)
+  logic [2:0]           bk_ypev;                  // stage Y: that predicate
+  logic                 bk_phaz;                  // the current warp waits for a predicate of the back end
+  logic [63:0]          bk_xci;                   // stage X: the instruction word
+  logic [RA-1:0]        bk_ra, bk_rb, bk_rc;      // stage R: the rows read
+  logic [RA-1:0]        bk_yrow;                  // stage Y: the row written
+  logic [L-1:0]         bk_ylanes;                // ... its lanes that write
+  logic [7:0]           bk_yrd;                   // ... the register
+  logic [WW-1:0]        bk_ywarp;
+  logic [31:0]          bk_yseq, bk_ypc, bk_yact, bk_yexec;
+  always_comb begin
+    logic [RA-1:0] rb_base, yb_base;
+    logic [23:0]   rregs;
+    rb_base = bk_base_q[RA*bk_rs_q +: RA];
+    rregs = bk_regs_q[32*bk_rs_q +: 24];
+    bk_ra = rowof(rb_base, rregs[7:0], (GroupBits + 1)'(bk_rr_q));
+    bk_rb = rowof(rb_base, rregs[15:8], (GroupBits + 1)'(bk_rr_q));
+    bk_rc = rowof(rb_base, rregs[23:16], (GroupBits + 1)'(bk_rr_q));
+    bk_xci = bk_ci_q[64*bk_xs_q +: 64];
+    yb_base = bk_base_q[RA*bk_ys_q +: RA];
+    bk_yrd = bk_regs_q[32*bk_ys_q + 24 +: 8];
+    bk_yrow = rowof(yb_base, bk_yrd, (GroupBits + 1)'(bk_yr_q));
+    bk_ywarp = bk_warp_q[WW*bk_ys_q +: WW];
+    bk_yseq = bk_seq_q[32*bk_ys_q +: 32];
+    bk_ypc = bk_pc_q[32*bk_ys_q +: 32];
+    bk_yact = bk_act_q[32*bk_ys_q +: 32];
+    bk_yexec = bk_exec_q[32*bk_ys_q +: 32];
+    bk_ylanes = rowlanes(bk_yexec, (GroupBits + 1)'(bk_yr_q));
+    bk_ypev = bk_pev_q[3*bk_ys_q +: 3];
+    bk_busy = bk_q_q || bk_r_q || bk_x_q || bk_y_q;
+  end
+
   // ---- SP lanes and SFUs --------------------------------------------------------------------------
   logic            sp_valid, sp_valid_o, sp_we_o, sp_wide_o;
   logic [L*32-1:0] sp_a, sp_b, sp_c, sp_d, sp_dhi;
   logic [L*8-1:0]  sp_preds, sp_preds_o, sp_pwe_o;
   tsm_sp_group #(.Lanes(L)) u_sp (
-    .clk_i, .rst_ni, .valid_i(sp_valid), .insn_i(ci_q), .a_i(sp_a), .a_hi_i(hi_q), .b_i(sp_b), .c_i(sp_c),
+    .clk_i, .rst_ni, .valid_i(sp_valid), .insn_i(bk_x_q ? bk_xci : ci_q), .a_i(sp_a), .a_hi_i(hi_q), .b_i(sp_b), .c_i(sp_c),
     .c_hi_i(hi_q), .preds_i(sp_preds), .valid_o(sp_valid_o), .d_o(sp_d), .d_hi_o(sp_dhi), .d_we_o(sp_we_o),
     .d_wide_o(sp_wide_o), .preds_o(sp_preds_o), .preds_we_o(sp_pwe_o)
   );
@@ -539,12 +614,20 @@ module tsm_sm #(
       default: dp_op = 4'd15;
     endcase
   end
-  // SP instructions that write one register and no predicate stream their rows (E_SP_ST). Which
+  // SP instructions that write one register and no predicate stream their rows in the back end. Which
   // instructions write predicates comes from the ISA table; IADD writes its carry only with .CC.
+  // An instruction that writes no register and names one predicate streams too (ISETP, FSETP with PT
+  // as the second destination): its rows commit PRED events.
   logic sp_pcc, sp_stream;
+  logic [2:0] sp_p1, sp_p2, sp_pev;  // the predicates named for events (7: none), and the one streamed
   always_comb begin
     sp_pcc = tsm_isa_pkg::op_uses_pcc(op) && tsm_isa_pkg::f_cc(ci_q);
-    sp_stream = !(tsm_isa_pkg::op_writes_pd(op) || sp_pcc) && n_rd != 3'd2;
+    sp_p1 = tsm_isa_pkg::op_writes_pd(op) ? tsm_isa_pkg::f_pd(ci_q) : sp_pcc ? tsm_isa_pkg::f_pcc(ci_q) : 3'd7;
+    sp_p2 = (tsm_isa_pkg::op_writes_pq(op) && tsm_isa_pkg::f_pq(ci_q) != tsm_isa_pkg::f_pd(ci_q)) ? tsm_isa_pkg::f_pq(ci_q) : 3'd7;
+    sp_pev = (sp_p1 != 3'd7) ? sp_p1 : sp_p2;
+    sp_stream = n_rd != 3'd2 &&
+                (!(tsm_isa_pkg::op_writes_pd(op) || sp_pcc) ||
+                 (!(tsm_isa_pkg::op_writes_rd(op) && tsm_isa_pkg::f_rd(ci_q) != 8'd255) && (sp_p1 == 3'd7 || sp_p2 == 3'd7)));
   end
 
   for (genvar d = 0; d < DL; d++) begin : g_dp
@@ -712,6 +795,13 @@ module tsm_sm #(
   logic [$clog2(IcLines*IcChunks)-1:0] sel_icaddr;  // ... at this instruction-cache address
   logic          sel_go;             // the engine selects sel_w this clock (E_IDLE, E_RET)
   logic          disp_go;            // E_DISPATCH issues the instruction this clock
+  logic          sp_streams;         // ... and it streams in the back end
+  logic          ret_hold;           // E_RET waits: the back end retires an instruction this clock
+  logic          ctl_quick;          // the current control instruction only moves the PC: E_DISPATCH retires it
+  logic          ctl_go;             // ... and does so this clock
+  logic [31:0]   ctl_npc;            // ... to this PC
+  logic [31:0]   dexec;              // the current instruction's executed lanes, as E_DISPATCH computes them
+  logic          bk_wocc;            // the back end holds an instruction of the current warp
   logic [31:0]   guard;
   logic [L-1:0]  gexec;              // exec lanes of row g_q
   logic [RA-1:0] base_c;
@@ -789,9 +879,10 @@ module tsm_sm #(
     for (int i = W - 1; i >= 0; i--) if (!w_valid_q[i]) free_warp = WW'(i);
 
     // Ready warps and the round-robin choice after the last one chosen.
-    // In E_RET the retiring warp is not a candidate: its own state changes this clock.
+    // In E_RET the retiring warp is not a candidate: its own state changes this clock; nor is, in
+    // E_DISPATCH, the warp whose instruction goes to the back end.
     ready_w = w_valid_q & ~w_wait_q & ~w_sb_q & ~w_atom_q & ~w_sfu_q & ~w_sfuw_q;
-    for (int i = 0; i < W; i++) if (st_q == E_RET && i == 32'(cw_q)) ready_w[i] = 1'b0;
+    for (int i = 0; i < W; i++) if ((st_q == E_RET || st_q == E_DISPATCH) && i == 32'(cw_q)) ready_w[i] = 1'b0;
     sel_w = '0; sel_ok = 1'b0;
     for (int i = W; i >= 1; i--) begin
       if (ready_w[(32'(last_q) + i) % W]) begin sel_w = WW'((32'(last_q) + i) % W); sel_ok = 1'b1; end
@@ -800,10 +891,6 @@ module tsm_sm #(
     sel_hit = sel_pc < code_words_i && ic_vld_q[(sel_pc / IcWords) % IcLines] &&
               ic_tag_q[32*((sel_pc / IcWords) % IcLines) +: 32] == sel_pc / (IcWords * IcLines);
     sel_icaddr = ($clog2(IcLines*IcChunks))'(((sel_pc / IcWords) % IcLines) * IcChunks + (sel_pc % IcWords) / 2);
-    // E_IDLE selects unless a fault, a stop or a block placement comes first; E_RET selects the next
-    // warp unless the warp exits or a barrier release is pending.
-    sel_go = sel_ok && !stop_i && !pl_pend_q &&
-             ((st_q == E_IDLE && !flt_q) || (st_q == E_RET && nlive_q != '0 && !rel_pend_q));
 
     // Scoreboard: does the current instruction touch a register a load of its warp will write?
     hazard = 1'b0;
@@ -828,9 +915,53 @@ module tsm_sm #(
     insn_ok = tsm_isa_pkg::insn_valid(ci_q);
     // E_DISPATCH issues on its first visit when the checks pass and no constant operand is needed,
     // and on the visit after a constant operand arrived.
-    disp_go = cnt_q != 32'd0 ||
-              (insn_ok && !bad_reg && !(DpUnits == 0 && dp_insn) && !hazard &&
-               !(unit_w == tsm_isa_pkg::UNIT_SFU && !q_xfree) && !(has_b_w && b_const_w));
+    // A streaming SP instruction goes to the back end when its stage R frees in the next clock;
+    // every other instruction waits until the back end is empty, so the engine's own uses of the
+    // register file, the SP lanes and the commit port never meet the back end's. Back to back,
+    // the back end writes a row every clock: a row of load data or SFU results waiting for the
+    // write port makes the next instruction wait for the gap. With fewer than 3 rows a warp, an
+    // instruction could read a row in the clock its predecessor writes it: no overlap then.
+    sp_streams = unit_w != tsm_isa_pkg::UNIT_SFU && unit_w != tsm_isa_pkg::UNIT_MEM &&
+                 unit_w != tsm_isa_pkg::UNIT_CTRL && unit_w != tsm_isa_pkg::UNIT_SYNC && !dp_insn &&
+                 op != tsm_isa_pkg::OP_S2R && op != tsm_isa_pkg::OP_VOTE && op != tsm_isa_pkg::OP_SHFL &&
+                 !wide_w && sp_stream;
+    ret_hold = bk_y_q && 32'(bk_yr_q) + 1 == G;
+    bk_wocc = 1'b0;
+    bk_phaz = 1'b0;
+    if (bk_q_q && bk_warp_q[WW*bk_qs_q +: WW] == cw_q) begin
+      bk_wocc = 1'b1; bk_phaz = bk_pev_q[3*bk_qs_q +: 3] != 3'd7;
+    end
+    if (bk_r_q && bk_warp_q[WW*bk_rs_q +: WW] == cw_q) begin
+      bk_wocc = 1'b1; bk_phaz = bk_phaz || bk_pev_q[3*bk_rs_q +: 3] != 3'd7;
+    end
+    if (bk_x_q && bk_warp_q[WW*bk_xs_q +: WW] == cw_q) begin
+      bk_wocc = 1'b1; bk_phaz = bk_phaz || bk_pev_q[3*bk_xs_q +: 3] != 3'd7;
+    end
+    if (bk_y_q && bk_warp_q[WW*bk_ys_q +: WW] == cw_q) begin
+      bk_wocc = 1'b1; bk_phaz = bk_phaz || bk_pev_q[3*bk_ys_q +: 3] != 3'd7;
+    end
+    // The queue is free (the back end takes an instruction into R when R frees, else into Q). An
+    // instruction of a warp whose predicate the back end still writes waits: its guard and
+    // predicate operands read the predicates at issue.
+    bk_take = !bk_q_q && (!bk_busy || (G >= 3 && ps_q != P_ROW && !q_wready));
+    // A control instruction that only moves the PC retires in E_DISPATCH: NOP, a uniform BRA (taken
+    // by every active lane or by none), and any other one whose guard holds in no lane.
+    dexec = (cnt_q == 32'd0) ? (act_c & guard) : cexec_q;
+    ctl_quick = unit_w == tsm_isa_pkg::UNIT_CTRL &&
+                (op == tsm_isa_pkg::OP_NOP || dexec == '0 || (op == tsm_isa_pkg::OP_BRA && dexec == act_c));
+    ctl_npc = (op == tsm_isa_pkg::OP_BRA && dexec == act_c) ? ct_tgt : cpc_q + 32'd1;
+    disp_go = !(ctl_quick && ret_hold) && (cnt_q != 32'd0 ||
+               (insn_ok && !bad_reg && !(DpUnits == 0 && dp_insn) && !hazard &&
+                !(unit_w == tsm_isa_pkg::UNIT_SFU && !q_xfree) && !(has_b_w && b_const_w))) &&
+              (sp_streams ? bk_take && !bk_phaz :
+               (unit_w == tsm_isa_pkg::UNIT_CTRL && op != tsm_isa_pkg::OP_EXIT) ? !bk_wocc : !bk_busy);
+    bk_hand = st_q == E_DISPATCH && disp_go && sp_streams;
+    ctl_go = st_q == E_DISPATCH && disp_go && ctl_quick;
+    // E_IDLE selects unless a fault, a stop or a block placement comes first; E_RET selects the next
+    // warp unless the warp exits or a barrier release is pending; a hand-over to the back end
+    // selects the next warp too.
+    sel_go = sel_ok && !stop_i && !pl_pend_q &&
+             ((st_q == E_IDLE && !flt_q) || (st_q == E_RET && !ret_hold && nlive_q != '0 && !rel_pend_q) || ((bk_hand || ctl_go) && !flt_q));
 
     // Thread coordinates of the L lanes after the walker.
     walk_x = 32'(walk_q[0 +: DW]);
@@ -841,13 +972,10 @@ module tsm_sm #(
   // ---- register-file rows the states read and write ----
   logic [RA-1:0] rw_a, rw_b, rw_c, rw_d, rw_a1, rw_b1, rw_c1, rw_d1, rw_dk, rw_hi;
   logic [RA-1:0] rw_vb, rw_asb, rw_asc, rw_lnb1, rw_lnc1;
-  logic [RA-1:0] st_ra, st_rb, st_rc, st_rd;   // E_SP_ST: the rows read (cnt) and written (cnt - 2)
-  logic [L-1:0]  st_lw, sh_rl;
-  logic [GroupBits:0] st_rw;
+  logic [RA-1:0] st_ra;                        // E_SFU_RD: the row of operand A read (cnt)
+  logic [L-1:0]  sh_rl;
   always_comb begin
-    logic [GroupBits:0] rr;
-    rr = (GroupBits + 1)'(cnt_q);
-    st_rw = (GroupBits + 1)'(cnt_q - 32'd2);
+    st_ra = rowof(base_c, f_ra, (GroupBits + 1)'(cnt_q));
     rw_a = rowof(base_c, f_ra, g_q);
     rw_b = rowof(base_c, f_rb, g_q);
     rw_c = rowof(base_c, f_rc, g_q);
@@ -858,11 +986,6 @@ module tsm_sm #(
     rw_d1 = rowof(base_c, f_rd + 8'd1, g_q);
     rw_dk = rowof(base_c, f_rd + 8'(k_q), g_q);
     rw_hi = rowof(base_c, op == tsm_isa_pkg::OP_IMAD ? f_rc + 8'd1 : f_ra + 8'd1, g_q);
-    st_ra = rowof(base_c, f_ra, rr);
-    st_rb = rowof(base_c, f_rb, rr);
-    st_rc = rowof(base_c, f_rc, rr);
-    st_rd = rowof(base_c, f_rd, st_rw);
-    st_lw = rowlanes(cexec_q, st_rw);
     rw_vb = rowof(base_c, f_rb, (GroupBits + 1)'(32'(ctz_exec) / L));
     rw_asb = rowof(base_c, f_rb, (GroupBits + 1)'(32'(ctz_pend) / L));
     rw_asc = rowof(base_c, f_rc, (GroupBits + 1)'(32'(ctz_pend) / L));
@@ -872,17 +995,28 @@ module tsm_sm #(
   end
 
   // ---- SP operands: row data of ports A, B, C; B replaced by the constant or immediate ----
+  // The back end's stage X takes its selections from its slot; the engine's states from ci_q.
   always_comb begin
-    logic [GroupBits-1:0] pr;
-    // E_SP_ST executes row cnt - 1 while it reads row cnt.
-    pr = (st_q == E_SP_ST && cnt_q >= 32'd1 && cnt_q <= 32'(G)) ? GroupBits'(cnt_q - 32'd1) : g_q[GroupBits-1:0];
+    logic [32*7-1:0] xp;
+    logic [31:0]     xb;
+    logic            xa, xbz, xbv, xc;
+    xp = bk_pred_q[32*7*bk_xs_q +: 32*7];
+    xb = bk_b_q[32*bk_xs_q +: 32];
+    xa = bk_ause_q[bk_xs_q]; xbz = bk_bzero_q[bk_xs_q]; xbv = bk_bval_q[bk_xs_q]; xc = bk_cuse_q[bk_xs_q];
     for (int l = 0; l < L; l++) begin
-      sp_a[32*l +: 32] = (rd_ra && f_ra != 8'd255) ? rf_rdata[32*l +: 32] : 32'd0;
-      sp_b[32*l +: 32] = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
-      if (has_b_w && b_const_w) sp_b[32*l +: 32] = bconst_q;
-      if (has_b_w && b_imm_w) sp_b[32*l +: 32] = imm_b;
-      sp_c[32*l +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
-      sp_preds[8*l +: 8] = {1'b1, wp_c[(32'(pr) * L + l)*7 +: 7]};
+      if (bk_x_q) begin
+        sp_a[32*l +: 32] = xa ? rf_rdata[32*l +: 32] : 32'd0;
+        sp_b[32*l +: 32] = xbv ? xb : xbz ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
+        sp_c[32*l +: 32] = xc ? rf_rdata[2*L*32 + 32*l +: 32] : 32'd0;
+        sp_preds[8*l +: 8] = {1'b1, xp[(32'(bk_xr_q) * L + l)*7 +: 7]};
+      end else begin
+        sp_a[32*l +: 32] = (rd_ra && f_ra != 8'd255) ? rf_rdata[32*l +: 32] : 32'd0;
+        sp_b[32*l +: 32] = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
+        if (has_b_w && b_const_w) sp_b[32*l +: 32] = bconst_q;
+        if (has_b_w && b_imm_w) sp_b[32*l +: 32] = imm_b;
+        sp_c[32*l +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
+        sp_preds[8*l +: 8] = {1'b1, wp_c[(32'(g_q[GroupBits-1:0]) * L + l)*7 +: 7]};
+      end
     end
   end
 
@@ -1109,6 +1243,13 @@ module tsm_sm #(
     // The current warp's predicates go back with constant indices (see §2.11 of docs/sm-rtl.md).
     pred_d = pred_q;
     for (int w = 0; w < W; w++) if (32'(cw_q) == w) pred_d[32*7*w +: 32*7] = wp_d;
+    // The back end's stage Y writes its row's predicates (never in a clock the engine writes any).
+    for (int w = 0; w < W; w++)
+      for (int gg = 0; gg < G; gg++)
+        for (int l = 0; l < L; l++)
+          for (int pp = 0; pp < 7; pp++)
+            if (bk_y_q && bk_ypev != 3'd7 && 32'(bk_ywarp) == w && 32'(bk_yr_q) == gg && bk_ylanes[l] && sp_pwe_o[8*l + pp])
+              pred_d[32*7*w + (gg*L + l)*7 + pp] = sp_preds_o[8*l + pp];
   end
 
   // ---- predicate events after an SP or DP row (E_SP_P1, E_SP_P2): the predicates the instruction
@@ -1591,6 +1732,7 @@ module tsm_sm #(
     buf_a_d = buf_a_q; buf_b_d = buf_b_q; buf_c_d = buf_c_q; lsp_d = lsp_q; lpend_d = lpend_q;
     cslot_d = cslot_q; cslot_ok_d = cslot_ok_q;
     ic_vld_d = ic_vld_q; ic_tag_d = ic_tag_q; ic_cnt_d = ic_cnt_q;
+    pf_go_d = pf_go_q; pf_busy_d = pf_busy_q; pf_kill_d = pf_kill_q; pf_line_d = pf_line_q; pf_cnt_d = pf_cnt_q;
     cc_got_d = cc_got_q; caddr_d = caddr_q;
     ps_d = ps_q; pid_d = pid_q; pg_d = pg_q; pk_d = pk_q; pslot_d = pslot_q;
     flt_d = flt_q; flt_kind_d = flt_kind_q; flt_warp_d = flt_warp_q; flt_pc_d = flt_pc_q;
@@ -1611,6 +1753,7 @@ module tsm_sm #(
     ev_valid = 1'b0; ev_kind = EV_RETIRE; ev_warp = cw_q; ev_seq = cseq_q; ev_pc = cpc_q; ev_active = '0;
     ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
     ev_mask = '0; ev_wdata = '0;
+    rt_valid = 1'b0;
     sp_valid = 1'b0; q_start = 1'b0; q_cap = 1'b0; q_cap_row = '0; q_adv = 1'b0;
     dp_valid = 1'b0; dp_a = '0; dp_b = '0; dp_c = '0;
     perf_o = '0; perf_lanes_o = '0; perf_tx_o = '0;
@@ -1619,7 +1762,11 @@ module tsm_sm #(
 
     // ---- memory responses: always accepted ----
     if (mem_resp_valid_i) begin
-      if (mem_resp_id_i >= IcId) begin
+      if (mem_resp_id_i >= IcId && 32'(mem_resp_id_i) - 32'(IcId) >= IcChunks) begin
+        resp_fill_ic = 1'b1;
+        ic_waddr = ($clog2(IcLines*IcChunks))'((pf_line_q % IcLines) * IcChunks + (32'(mem_resp_id_i) - 32'(IcId) - IcChunks));
+        pf_cnt_d = pf_cnt_q + 4'd1;
+      end else if (mem_resp_id_i >= IcId) begin
         resp_fill_ic = 1'b1;
         ic_waddr = ($clog2(IcLines*IcChunks))'(((cpc_q / IcWords) % IcLines) * IcChunks + (32'(mem_resp_id_i) - 32'(IcId)));
         ic_cnt_d = ic_cnt_d + 4'd1;
@@ -1638,9 +1785,18 @@ module tsm_sm #(
       end
     end
 
+    // A prefetched line is valid once all its chunks are in.
+    if (pf_busy_q && 32'(pf_cnt_q) == IcChunks) begin
+      pf_busy_d = 1'b0;
+      if (!pf_kill_q) begin
+        for (i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'(pf_line_q % IcLines)) ? 1'b1 : ic_vld_d[i_];
+        for (i_ = 0; i_ < IcLines; i_++) ic_tag_d[32*i_ +: 32] = (i_ == 32'(pf_line_q % IcLines)) ? pf_line_q / IcLines : ic_tag_d[32*i_ +: 32];
+      end
+    end
     if (start_i) begin
       running_d = 1'b1;
       ic_vld_d = '0;
+      if (pf_busy_q) pf_kill_d = 1'b1;
       flt_d = 1'b0; flt_kind_d = '0; flt_warp_d = '0; flt_pc_d = '0; flt_addr_d = '0; flt_lane_d = '0;
       clock_d = '0;
     end
@@ -1665,7 +1821,7 @@ module tsm_sm #(
         if (flt_q || stop_i) begin
           st_d = E_HALT;
         end else if (pl_pend_q) begin
-          st_d = E_PL_START;
+          if (!bk_busy) st_d = E_PL_START;  // placement writes registers and commits a PLACE event
         end else if (sel_ok) begin
           // Select a warp: after the case (sel_go).
         end else if (|w_valid_q && (w_valid_q & ~w_wait_q) == '0 && slot_valid_q == '0 && ps_q == P_IDLE) begin
@@ -1793,10 +1949,23 @@ module tsm_sm #(
           ic_re = 1'b1;
           ic_raddr = ($clog2(IcLines*IcChunks))'(((cpc_q / IcWords) % IcLines) * IcChunks + (cpc_q % IcWords) / 2);
           st_d = E_DECODE;
+        end else if (pf_busy_q) begin
+          perf_o[6] = 1'b1;  // a miss waits for the prefetch in flight (it may be this line, or share its cache line)
         end else begin
           for (i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? 1'b0 : ic_vld_d[i_];
           ic_cnt_d = '0;
           k_d = '0;
+          // The next line too, when it is code and not cached.
+          pf_go_d = IcPrefetch && (cpc_q / IcWords + 1) * IcWords < code_words_i &&
+                    !(ic_vld_q[(cpc_q / IcWords + 1) % IcLines] &&
+                      ic_tag_q[32*((cpc_q / IcWords + 1) % IcLines) +: 32] == (cpc_q / IcWords + 1) / IcLines);
+          if (pf_go_d) begin
+            for (i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords + 1) % IcLines)) ? 1'b0 : ic_vld_d[i_];
+            pf_busy_d = 1'b1;
+            pf_kill_d = 1'b0;
+            pf_line_d = cpc_q / IcWords + 1;
+            pf_cnt_d = '0;
+          end
           st_d = E_IC_REQ;
           perf_o[6] = 1'b1;
         end
@@ -1810,7 +1979,7 @@ module tsm_sm #(
         if (rq_room) begin
           perf_o[7] = 1'b1;
           k_d = k_q + 6'd1;
-          if (32'(k_q) + 1 == IcChunks) st_d = E_IC_WAIT;
+          if (32'(k_q) + 1 == (pf_go_q ? 2 * IcChunks : IcChunks)) st_d = E_IC_WAIT;
         end
       end
       E_IC_WAIT: begin
@@ -1871,7 +2040,7 @@ module tsm_sm #(
                 st_d = E_LS_RD;
               end
             end
-            tsm_isa_pkg::UNIT_CTRL: st_d = E_CT;
+            tsm_isa_pkg::UNIT_CTRL: st_d = ctl_quick ? E_IDLE : E_CT;  // quick: retired below; the next warp after the case
             tsm_isa_pkg::UNIT_SYNC: st_d = E_BAR_RD;
             default: begin
               if (dp_insn) st_d = E_DP_RD;
@@ -1879,7 +2048,7 @@ module tsm_sm #(
               else if (op == tsm_isa_pkg::OP_VOTE) st_d = E_VOTE_RD;
               else if (op == tsm_isa_pkg::OP_SHFL) st_d = E_SHFL_RD;
               else if (wide_w) st_d = E_SP_HI;
-              else if (sp_stream) st_d = E_SP_ST;
+              else if (sp_stream) st_d = E_IDLE;  // handed to the back end (bk_hand); the next warp: after the case
               else st_d = E_SP_RD;
             end
           endcase
@@ -1946,24 +2115,6 @@ module tsm_sm #(
           rf_raddr = {rw_c, rw_b, rw_a};
           st_d = E_SP_EX;
         end
-      end
-      E_SP_ST: begin
-        // Rows stream at one a clock: clock i reads row i, executes row i-1 (its predicates come
-        // with the SP operands), writes row i-2.
-        if (cnt_q < 32'(G)) rf_raddr = {st_rc, st_rb, st_ra};
-        if (cnt_q >= 32'd1 && cnt_q <= 32'(G)) begin
-          perf_o[2] = 1'b1;
-          sp_valid = 1'b1;
-        end
-        if (cnt_q >= 32'd2 && st_lw != '0 && sp_we_o && f_rd != 8'd255) begin
-          rf_we = st_lw;
-          rf_waddr = st_rd;
-          rf_wdata = sp_d;
-          eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = st_rw[GroupBits-1:0]; ev_lanes = st_lw; ev_data = sp_d;
-        end
-        cnt_d = cnt_q + 32'd1;
-        if (cnt_q == 32'(G) + 32'd1) st_d = E_RET;
       end
       E_SP_EX: begin
         perf_o[2] = 1'b1;
@@ -2611,17 +2762,21 @@ module tsm_sm #(
 
       // ---- retire and warp end ----
       E_RET: begin
-        ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_active = act_c; ev_exec = cexec_q; ev_exit = nlive_q == '0;
-        for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? npc_q : w_pc_d[32*i_ +: 32];
-        for (i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? nact_q : w_active_d[32*i_ +: 32];
-        for (i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? nlive_q : w_live_d[32*i_ +: 32];
-        perf_o[0] = 1'b1;
-        perf_lanes_o = popc_exec;
-        if (nlive_q == '0) st_d = E_FIN;
-        else if (rel_pend_q) begin
-          rel_w_d = '0;
-          st_d = E_REL;
-        end else if (!sel_go) st_d = E_IDLE;  // else the next warp (never this one): after the case
+        // The RETIRE goes on the retire channel, since the back end may use the commit port; in the
+        // clock the back end retires an instruction, this one waits (one retirement a clock).
+        if (!ret_hold) begin
+          rt_valid = 1'b1;
+          for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? npc_q : w_pc_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? nact_q : w_active_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? nlive_q : w_live_d[32*i_ +: 32];
+          perf_o[0] = 1'b1;
+          perf_lanes_o = popc_exec;
+          if (nlive_q == '0) st_d = E_FIN;
+          else if (rel_pend_q) begin
+            rel_w_d = '0;
+            st_d = E_REL;
+          end else if (!sel_go) st_d = E_IDLE;  // else the next warp (never this one): after the case
+        end
       end
       E_FIN: begin
         for (i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(cw_q)) ? 1'b0 : w_valid_d[i_];
@@ -2655,6 +2810,44 @@ module tsm_sm #(
       end
       default: st_d = E_HALT;
     endcase
+
+    // ---- SP back end: the hand-over retires the instruction in the warp's state (its PC; the
+    // active and live lanes do not change); stage R reads a row, X executes one, Y writes one with
+    // its commit event, and the last row's event retires the instruction ----
+    if (bk_hand) for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? cpc_q + 32'd1 : w_pc_d[32*i_ +: 32];
+    // A quick control instruction retires in its issue clock (on the retire channel).
+    if (ctl_go) begin
+      rt_valid = 1'b1;
+      for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? ctl_npc : w_pc_d[32*i_ +: 32];
+      perf_o[0] = 1'b1;
+      perf_lanes_o = popc32(dexec);
+    end
+    if (bk_r_q) rf_raddr = {bk_rc, bk_rb, bk_ra};
+    if (bk_x_q) begin
+      perf_o[2] = 1'b1;
+      sp_valid = 1'b1;
+    end
+    if (bk_y_q) begin
+      ev_warp = bk_ywarp; ev_seq = bk_yseq; ev_pc = bk_ypc; ev_active = bk_yact; ev_exec = bk_yexec; ev_exit = 1'b0;
+      if (bk_ylanes != '0 && sp_we_o && bk_yrd != 8'd255) begin
+        rf_we = bk_ylanes;
+        rf_waddr = bk_yrow;
+        rf_wdata = sp_d;
+        eng_rf_busy = 1'b1;
+        ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = bk_yrd; ev_group = bk_yr_q; ev_lanes = bk_ylanes; ev_data = sp_d;
+      end
+      if (bk_ylanes != '0 && bk_ypev != 3'd7) begin
+        ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(bk_ypev); ev_group = bk_yr_q; ev_lanes = bk_ylanes;
+        ev_data = '0;
+        for (int l = 0; l < L; l++) ev_data[32*l] = sp_preds_o[8*l + 32'(bk_ypev)];
+      end
+      if (32'(bk_yr_q) + 1 == G) begin
+        ev_kind = !ev_valid ? EV_RETIRE : (ev_kind == EV_PRED) ? EV_PRED_RETIRE : EV_REG_RETIRE;
+        ev_valid = 1'b1;
+        perf_o[0] = 1'b1;
+        perf_lanes_o = popc32(bk_yexec);
+      end
+    end
 
     // ---- selection (E_IDLE, and E_RET for the next warp): the warp, and on an instruction-cache hit
     // its instruction read in the same clock ----
@@ -2768,7 +2961,7 @@ module tsm_sm #(
     end
   end
 
-  assign idle_o = b_valid_q == '0 && id_busy_q == '0 && slot_valid_q == '0 && !pl_pend_q && st_q == E_IDLE;
+  assign idle_o = b_valid_q == '0 && id_busy_q == '0 && slot_valid_q == '0 && !pl_pend_q && st_q == E_IDLE && !bk_busy && !pf_busy_q;
   assign fault_o = flt_q;
   assign fault_kind_o = flt_kind_q;
   assign fault_warp_o = flt_warp_q;
@@ -2776,6 +2969,53 @@ module tsm_sm #(
   assign fault_addr_o = flt_addr_q;
   assign fault_lane_o = flt_lane_q;
 
+
+  // ---- SP back end: the stages advance every clock; when R frees, the queued instruction, else a
+  // handed-over one, enters it; a hand-over while R stays busy waits in Q ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bk_q_q <= 1'b0; bk_r_q <= 1'b0; bk_x_q <= 1'b0; bk_y_q <= 1'b0;
+      bk_qs_q <= '0; bk_rs_q <= '0; bk_xs_q <= '0; bk_ys_q <= '0;
+      bk_rr_q <= '0; bk_xr_q <= '0; bk_yr_q <= '0; bk_ns_q <= '0;
+    end else begin
+      bk_y_q <= bk_x_q; bk_ys_q <= bk_xs_q; bk_yr_q <= bk_xr_q;
+      bk_x_q <= bk_r_q; bk_xs_q <= bk_rs_q; bk_xr_q <= bk_rr_q;
+      if (bk_r_q && 32'(bk_rr_q) + 1 < G) begin
+        bk_rr_q <= bk_rr_q + 1'b1;
+        if (bk_hand) begin
+          bk_q_q <= 1'b1; bk_qs_q <= bk_ns_q;
+        end
+      end else if (bk_q_q) begin
+        bk_r_q <= 1'b1; bk_rs_q <= bk_qs_q; bk_rr_q <= '0;
+        bk_q_q <= bk_hand; bk_qs_q <= bk_ns_q;
+      end else begin
+        bk_r_q <= bk_hand; bk_rs_q <= bk_ns_q; bk_rr_q <= '0;
+      end
+      if (bk_hand) bk_ns_q <= (32'(bk_ns_q) + 1 == BkSlots) ? 2'd0 : bk_ns_q + 2'd1;
+    end
+  end
+  // The slot's context, written at the hand-over (the engine's current instruction, checked in E_DISPATCH).
+  always_ff @(posedge clk_i) begin
+    for (int s = 0; s < BkSlots; s++) begin
+      if (bk_hand && 32'(bk_ns_q) == s) begin
+        bk_ci_q[64*s +: 64] <= ci_q;
+        bk_base_q[RA*s +: RA] <= base_c;
+        bk_regs_q[32*s +: 32] <= {f_rd, f_rc, f_rb, f_ra};
+        bk_ause_q[s] <= rd_ra && f_ra != 8'd255;
+        bk_bzero_q[s] <= f_rb == 8'd255;
+        bk_bval_q[s] <= has_b_w && (b_const_w || b_imm_w);
+        bk_b_q[32*s +: 32] <= b_const_w ? bconst_q : imm_b;
+        bk_cuse_q[s] <= f_rc != 8'd255;
+        bk_exec_q[32*s +: 32] <= (cnt_q == 32'd0) ? (act_c & guard) : cexec_q;
+        bk_act_q[32*s +: 32] <= act_c;
+        bk_seq_q[32*s +: 32] <= w_seq_q[32*cw_q +: 32];
+        bk_pc_q[32*s +: 32] <= cpc_q;
+        bk_warp_q[WW*s +: WW] <= cw_q;
+        bk_pred_q[32*7*s +: 32*7] <= wp_c;
+        bk_pev_q[3*s +: 3] <= sp_pev;
+      end
+    end
+  end
 
   // ---- registers ----------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -2803,12 +3043,14 @@ module tsm_sm #(
       id_busy_q <= '0; id_store_q <= '0; resp_pend_q <= '0; id_slot_q <= '0;
       id_k_q <= '0; id_loc_q <= '0; id_lanes_q <= '0; id_addr_q <= '0; id_warp_q <= '0;
       ic_vld_q <= '0; ic_tag_q <= '0; ic_cnt_q <= '0;
+      pf_go_q <= 1'b0; pf_busy_q <= 1'b0; pf_kill_q <= 1'b0; pf_line_q <= '0; pf_cnt_q <= '0;
       cc_got_q <= 1'b0; caddr_q <= '0;
       ps_q <= P_IDLE; pid_q <= '0; pg_q <= '0; pk_q <= 1'b0; pslot_q <= '0;
       flt_q <= 1'b0; flt_kind_q <= '0; flt_warp_q <= '0; flt_pc_q <= '0; flt_addr_q <= '0; flt_lane_q <= '0;
       cm_valid_o <= 1'b0; cm_kind_o <= '0; cm_warp_o <= '0; cm_seq_o <= '0; cm_pc_o <= '0; cm_active_o <= '0;
       cm_exec_o <= '0; cm_exit_o <= 1'b0; cm_reg_o <= '0; cm_group_o <= '0; cm_lanes_o <= '0; cm_data_o <= '0;
       cm_addr_o <= '0; cm_mask_o <= '0; cm_wdata_o <= '0;
+      cr_valid_o <= 1'b0; cr_warp_o <= '0; cr_seq_o <= '0; cr_pc_o <= '0; cr_active_o <= '0; cr_exec_o <= '0; cr_exit_o <= 1'b0;
     end else begin
       st_q <= st_d; sw_q <= sw_d; running_q <= running_d;
       w_valid_q <= w_valid_d; w_wait_q <= w_wait_d; w_sb_q <= w_sb_d; w_atom_q <= w_atom_d; w_sfu_q <= w_sfu_d; w_sfuw_q <= w_sfuw_d;
@@ -2833,6 +3075,7 @@ module tsm_sm #(
       id_busy_q <= id_busy_d; id_store_q <= id_store_d; resp_pend_q <= resp_pend_d; id_slot_q <= id_slot_d;
       id_k_q <= id_k_d; id_loc_q <= id_loc_d; id_lanes_q <= id_lanes_d; id_addr_q <= id_addr_d; id_warp_q <= id_warp_d;
       ic_vld_q <= ic_vld_d; ic_tag_q <= ic_tag_d; ic_cnt_q <= ic_cnt_d;
+      pf_go_q <= pf_go_d; pf_busy_q <= pf_busy_d; pf_kill_q <= pf_kill_d; pf_line_q <= pf_line_d; pf_cnt_q <= pf_cnt_d;
       cc_got_q <= cc_got_d; caddr_q <= caddr_d;
       ps_q <= ps_d; pid_q <= pid_d; pg_q <= pg_d; pk_q <= pk_d; pslot_q <= pslot_d;
       flt_q <= flt_d; flt_kind_q <= flt_kind_d; flt_warp_q <= flt_warp_d; flt_pc_q <= flt_pc_d;
@@ -2840,6 +3083,8 @@ module tsm_sm #(
       cm_valid_o <= ev_valid; cm_kind_o <= ev_kind; cm_warp_o <= ev_warp; cm_seq_o <= ev_seq; cm_pc_o <= ev_pc;
       cm_active_o <= ev_active; cm_exec_o <= ev_exec; cm_exit_o <= ev_exit; cm_reg_o <= ev_reg; cm_group_o <= ev_group;
       cm_lanes_o <= ev_lanes; cm_data_o <= ev_data; cm_addr_o <= ev_addr; cm_mask_o <= ev_mask; cm_wdata_o <= ev_wdata;
+      cr_valid_o <= rt_valid; cr_warp_o <= cw_q; cr_seq_o <= ctl_go ? w_seq_q[32*cw_q +: 32] : cseq_q; cr_pc_o <= cpc_q;
+      cr_active_o <= act_c; cr_exec_o <= ctl_go ? dexec : cexec_q; cr_exit_o <= !ctl_go && nlive_q == '0;
     end
   end
 

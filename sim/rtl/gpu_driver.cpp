@@ -109,8 +109,10 @@ void RtlBackend::cycle(Run& run, bool mmio_valid, bool mmio_write, uint32_t addr
   pins_->set_mem_resp(response.has_value(), response.value_or(MemResponse{}));
   pins_->eval();
 
-  for (unsigned sm = 0; sm < pins_->num_sms(); ++sm) {
-    const std::optional<CommitEvent> e = pins_->commit(sm);
+  // Per SM, the commit port's event, then the retire channel's.
+  for (unsigned ch = 0; ch < 2 * pins_->num_sms(); ++ch) {
+    const unsigned sm = ch / 2;
+    const std::optional<CommitEvent> e = ch % 2 == 0 ? pins_->commit(sm) : pins_->commit_retire(sm);
     if (!e) continue;
     run.last_progress = cycle_;
     run.requests_since_progress = 0;
@@ -118,7 +120,7 @@ void RtlBackend::cycle(Run& run, bool mmio_valid, bool mmio_write, uint32_t addr
       std::fprintf(stderr, "[%llu] sm%u k%u w%u seq%u pc%u act%08x exe%08x exit%d r%u g%u l%x d%08x,%08x a%08x m%04x\n",
                    static_cast<unsigned long long>(cycle_), e->sm, e->kind, e->warp, e->seq, e->pc, e->active, e->exec,
                    e->exit, e->reg, e->group, e->lanes, e->data[0], e->data[1], e->addr, e->mask);
-    if (e->kind == kRetire) ++run.retired;
+    if (e->kind == kRetire || e->kind == kRegRetire || e->kind == kPredRetire) ++run.retired;
     if (run.lockstep) run.lockstep->on_event(*e, cycle_);
   }
   run.read_data = pins_->mmio_rvalid() ? std::optional<uint32_t>(pins_->mmio_rdata()) : std::nullopt;

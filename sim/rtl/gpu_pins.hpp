@@ -49,8 +49,9 @@ struct MemResponse {
   bool err = false;                // the request touched bytes outside every allocation and did nothing
 };
 
-/// Commit-port event kinds (`cm_kind_o`).
-enum CommitKind : uint8_t { kRetire = 0, kReg = 1, kPred = 2, kStore = 3, kPlace = 4 };
+/// Commit-port event kinds (`cm_kind_o`). kRegRetire and kPredRetire are a REG or PRED event after
+/// which its instruction retires: the RETIRE fields (pc, active, exec, exit) are valid too.
+enum CommitKind : uint8_t { kRetire = 0, kReg = 1, kPred = 2, kStore = 3, kPlace = 4, kRegRetire = 5, kPredRetire = 6 };
 
 /// Upper bound of SpLanes the commit port's data field can carry here.
 inline constexpr unsigned kMaxSpLanes = 8;
@@ -103,6 +104,8 @@ class GpuPins {
   virtual bool mem_resp_ready() const = 0;
   /// SM `sm`'s commit event this cycle, if any.
   virtual std::optional<CommitEvent> commit(unsigned sm) const = 0;
+  /// The retire channel's event of SM `sm` this clock (a RETIRE), which follows commit(sm)'s.
+  virtual std::optional<CommitEvent> commit_retire(unsigned sm) const = 0;
 
   /// The rising clock edge: registers take the values settled by eval().
   virtual void tick() = 0;

@@ -156,7 +156,18 @@ void Lockstep::process(const CommitEvent& e, uint64_t cycle) {
     case kPred: on_pred(e, cycle); break;
     case kStore: on_store(e, cycle); break;
     case kRetire: on_retire(e, cycle); break;
-    default: fail(fmt::format("commit event kind {} is undefined (0 RETIRE .. 4 PLACE)", e.kind), where_of(e), "", cycle);
+    case kRegRetire:
+    case kPredRetire: {
+      CommitEvent part = e;
+      part.kind = e.kind == kRegRetire ? kReg : kPred;
+      if (part.kind == kReg) on_reg(part, cycle);
+      else on_pred(part, cycle);
+      if (warps_[e.sm][e.warp].faulted) break;
+      part.kind = kRetire;
+      on_retire(part, cycle);
+      break;
+    }
+    default: fail(fmt::format("commit event kind {} is undefined (0 RETIRE .. 6 PRED+RETIRE)", e.kind), where_of(e), "", cycle);
   }
 }
 

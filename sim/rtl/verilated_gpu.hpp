@@ -198,6 +198,20 @@ class VerilatedGpu : public GpuPins {
     return e;
   }
 
+  std::optional<CommitEvent> commit_retire(unsigned sm) const override {
+    if (sm >= geometry_.num_sms || !slice(model_->cr_valid_o, sm, 1)) return std::nullopt;
+    CommitEvent e;
+    e.sm = sm;
+    e.kind = kRetire;
+    e.warp = static_cast<uint32_t>(slice(model_->cr_warp_o, sm, geometry_.warp_id_bits));
+    e.seq = static_cast<uint32_t>(slice(model_->cr_seq_o, sm, 32));
+    e.pc = static_cast<uint32_t>(slice(model_->cr_pc_o, sm, 32));
+    e.active = static_cast<uint32_t>(slice(model_->cr_active_o, sm, 32));
+    e.exec = static_cast<uint32_t>(slice(model_->cr_exec_o, sm, 32));
+    e.exit = slice(model_->cr_exit_o, sm, 1) != 0;
+    return e;
+  }
+
   void tick() override {
     model_->clk_i = 1;
     model_->eval();

@@ -157,7 +157,8 @@ void run_bench(const BenchOptions& opt) {
     const double thr = s > 0 ? static_cast<double>(last.thread_instructions) / s : 0;
     nlohmann::json row = {{"program", c.program}, {"backend", c.backend}, {"config", c.config},
                           {"block", kBlock},      {"repeat", opt.repeat},  {"host_seconds", s},
-                          {"thread_instructions", last.thread_instructions}, {"thread_instructions_per_host_second", thr}};
+                          {"thread_instructions", last.thread_instructions}, {"thread_instructions_per_host_second", thr},
+                          {"thread_instructions_per_second", thr}};
     if (c.backend == "golden") {
       fmt::print("{:<15} {:<7} {:<6} {:<4} {:>8.3f} {:>12} {:>13} {:>12.3g}\n", c.program, c.backend, c.config, "-", s, "-", "-", thr);
       rows.push_back(row);
@@ -178,6 +179,17 @@ void run_bench(const BenchOptions& opt) {
     row["sp_busy_percent"] = pct(k[3]);
     row["sfu_busy_percent"] = pct(k[4]);
     row["stall_percent"] = {{"scoreboard", pct(k[5])}, {"barrier", pct(k[6])}, {"fetch", pct(k[7])}};
+    // The same under the names of the measurement plan (docs/sm-rtl.md §4): utilizations as fractions
+    // of the cycles per SM, stalls in SM-cycles.
+    row["cycles"] = k[0];
+    row["warp_instructions"] = k[1];
+    row["ipc"] = ipc;
+    row["sp_utilization"] = pct(k[3]) / 100.0;
+    row["sfu_utilization"] = pct(k[4]) / 100.0;
+    row["stalls"] = {{"scoreboard", k[5]}, {"barrier", k[6]}, {"fetch", k[7]}};
+    row["bank_conflicts"] = k[9];
+    row["mem_transactions"] = k[10];
+    row["sim_cycles_per_second"] = s > 0 ? cyc / s : 0.0;
     nlohmann::json counters = nlohmann::json::object();
     for (unsigned i = 0; i < tsm::rtl::kNumCounters; ++i) counters[tsm::rtl::kCounterNames[i]] = k[i];
     row["counters"] = counters;

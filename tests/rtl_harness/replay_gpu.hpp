@@ -64,6 +64,7 @@ class ReplayGpu : public rtl::GpuPins {
     if (current_ && current_->sm == sm) return current_;
     return std::nullopt;
   }
+  std::optional<rtl::CommitEvent> commit_retire(unsigned) const override { return std::nullopt; }
 
   void tick() override {
     // Handshakes first: they are decided by the outputs as they were before this edge.

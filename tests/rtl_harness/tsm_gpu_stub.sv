@@ -55,7 +55,14 @@ module tsm_gpu_stub #(
   output logic [NumSms*SpLanes*32-1:0]  cm_data_o,
   output logic [NumSms*32-1:0]          cm_addr_o,
   output logic [NumSms*16-1:0]          cm_mask_o,
-  output logic [NumSms*128-1:0]         cm_wdata_o
+  output logic [NumSms*128-1:0]         cm_wdata_o,
+  output logic [NumSms-1:0]             cr_valid_o,
+  output logic [NumSms*WarpIdWidth-1:0] cr_warp_o,
+  output logic [NumSms*32-1:0]          cr_seq_o,
+  output logic [NumSms*32-1:0]          cr_pc_o,
+  output logic [NumSms*32-1:0]          cr_active_o,
+  output logic [NumSms*32-1:0]          cr_exec_o,
+  output logic [NumSms-1:0]             cr_exit_o
 );
 
   logic              rvalid_d, rvalid_q;
@@ -156,6 +163,14 @@ module tsm_gpu_stub #(
     assign cm_lanes_o[s*SpLanes +: SpLanes]            = SpLanes'(word_q >> s);
     assign cm_addr_o[s*32 +: 32]                       = {word_q[27:0], 4'b0} + 32'(s * 16);
     assign cm_mask_o[s*16 +: 16]                       = word_q[15:0] ^ 16'(s);
+    // The retire channel: on odd SMs only, with fields unlike the commit port's.
+    assign cr_valid_o[s]                               = emit_q && (s % 2 == 1);
+    assign cr_warp_o[s*WarpIdWidth +: WarpIdWidth]     = WarpIdWidth'(word_q + 32'(s + 3));
+    assign cr_seq_o[s*32 +: 32]                        = word_q + 32'(s + 5);
+    assign cr_pc_o[s*32 +: 32]                         = word_q ^ 32'(s);
+    assign cr_active_o[s*32 +: 32]                     = word_q >> s;
+    assign cr_exec_o[s*32 +: 32]                       = ~(word_q << s);
+    assign cr_exit_o[s]                                = word_q[s];
     for (genvar l = 0; l < SpLanes; l++) begin : g_lane
       assign cm_data_o[(s*SpLanes + l)*32 +: 32] = {word_q[15:0], 8'(s), 8'(l)};
     end

@@ -88,10 +88,22 @@ void check(unsigned num_sms, unsigned sp_lanes, unsigned max_warps) {
       EXPECT_EQ(e->addr, (w << 4) + 16 * s) << at;
       EXPECT_EQ(e->mask, static_cast<uint16_t>(w ^ s)) << at;
       for (unsigned k = 0; k < 4; ++k) EXPECT_EQ(e->wdata[k], w + 4 * s + k) << at << " word " << k;
+      const auto r = gpu.commit_retire(s);
+      ASSERT_EQ(r.has_value(), s % 2 == 1) << at;
+      if (r) {
+        EXPECT_EQ(r->sm, s) << at;
+        EXPECT_EQ(r->kind, rtl::kRetire) << at;
+        EXPECT_EQ(r->warp, low(w + s + 3, geo.warp_id_bits)) << at;
+        EXPECT_EQ(r->seq, w + s + 5) << at;
+        EXPECT_EQ(r->pc, w ^ s) << at;
+        EXPECT_EQ(r->active, w >> s) << at;
+        EXPECT_EQ(r->exec, ~(w << s)) << at;
+        EXPECT_EQ(r->exit, (w >> s & 1) != 0) << at;
+      }
     }
     gpu.tick();  // one clock only
     d.idle();
-    for (unsigned s = 0; s < num_sms; ++s) EXPECT_FALSE(gpu.commit(s)) << s;
+    for (unsigned s = 0; s < num_sms; ++s) EXPECT_FALSE(gpu.commit(s) || gpu.commit_retire(s)) << s;
   }
 
   // A memory request, held until accepted.

@@ -36,7 +36,8 @@ def main():
     if got != want:
         fail(f"rows {got}, want {want}")
     for r in rows:
-        if r["program"] != program or r["thread_instructions"] <= 0 or r["host_seconds"] <= 0:
+        if r["program"] != program or r["thread_instructions"] <= 0 or r["host_seconds"] <= 0 or \
+                r["thread_instructions_per_second"] <= 0:
             fail(f"bad row {r}")
         if r["backend"] != "rtl":
             continue
@@ -47,6 +48,17 @@ def main():
             fail(f"counters do not add up: {c}")
         if not 0 < r["ipc_per_sm"] <= 1 or not 0 <= r["sp_busy_percent"] <= 100:
             fail(f"IPC or SP busy out of range: {r}")
+        named = {"cycles": c["cycles"], "warp_instructions": c["warp_instructions"], "bank_conflicts": c["bank_conflicts"],
+                 "mem_transactions": c["transactions"],
+                 "stalls": {"scoreboard": c["stall_scoreboard"], "barrier": c["stall_barrier"], "fetch": c["stall_fetch"]}}
+        for key, want_value in named.items():
+            if r.get(key) != want_value:
+                fail(f"{key} is {r.get(key)}, the counters say {want_value}")
+        if abs(r["ipc"] - r["ipc_per_sm"]) > 1e-12 or abs(100 * r["sp_utilization"] - r["sp_busy_percent"]) > 1e-9 or \
+                abs(100 * r["sfu_utilization"] - r["sfu_busy_percent"]) > 1e-9:
+            fail(f"ipc, sp_utilization or sfu_utilization disagree with the percentages: {r}")
+        if r["sim_cycles_per_second"] <= 0 or r["thread_instructions_per_second"] <= 0:
+            fail(f"no simulation speed: {r}")
         if r["memory_port"]["requests"] != c["memory_requests"]:
             fail(f"the memory port saw {r['memory_port']['requests']} requests, the GPU counted {c['memory_requests']}")
     small = [r["counters"] for r in rows if r["config"] == "small"]
