@@ -11,24 +11,16 @@ runs three times, the same instructions each time, with one block of WARPS warps
 
 Usage: check_banks.py TSM_TOOL BANKS.cu CONFIG FRONTEND WARPS ROUNDS
 """
-import re
-import subprocess
 import sys
+
+from rtl_launch import counters, launch
 
 
 def run(tool, source, config, frontend, warps, rounds, stride):
-    args = [tool, "launch", source, "--kernel", "banks", "--grid", "1", "--block", str(32 * warps), "--backend", "rtl",
-            "--config", config, "--frontend", frontend, "--arg", f"zeros:{128 * warps}", "--arg", f"i32:{stride}",
-            "--arg", f"i32:{rounds}"]
-    p = subprocess.run(args, text=True, capture_output=True)
-    sys.stdout.write(p.stdout)
-    sys.stderr.write(p.stderr)
-    if p.returncode != 0:
-        sys.exit(f"check_banks: {' '.join(args)} exited with {p.returncode}")
-    m = re.search(r"rtl (\d+) cycles, .* (\d+) bank conflicts", p.stdout)
-    if not m:
-        sys.exit("check_banks: no counters line")
-    return int(m.group(1)), int(m.group(2))
+    p = launch("check_banks", tool, source, "banks", 1, 32 * warps, config, frontend,
+               [f"zeros:{128 * warps}", f"i32:{stride}", f"i32:{rounds}"])
+    c = counters("check_banks", p.stdout)
+    return c["cycles"], c["conflicts"]
 
 
 def main():

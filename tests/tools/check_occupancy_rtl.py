@@ -9,10 +9,10 @@ shared memory.
 
 Usage: check_occupancy_rtl.py TSM_TOOL SOURCE.cu KERNEL CONFIG FRONTEND BLOCK SHARED_BYTES ARG...
 """
-import os
 import re
-import subprocess
 import sys
+
+from rtl_launch import launch
 
 
 def main():
@@ -21,27 +21,20 @@ def main():
     kargs = sys.argv[8:]
     warps = (block + 31) // 32
 
-    def launch(grid):
-        args = [tool, "launch", source, "--kernel", kernel, "--grid", str(grid), "--block", str(block), "--backend", "rtl",
-                "--config", config, "--frontend", frontend, "--no-lockstep"]
-        for a in kargs:
-            args += ["--arg", a.replace("{threads}", str(grid * block))]
-        p = subprocess.run(args, text=True, capture_output=True, env=dict(os.environ, TSM_RTL_EVENTS="1"))
-        if p.returncode != 0:
-            sys.stdout.write(p.stdout)
-            sys.stderr.write(p.stderr[-4000:])
-            sys.exit(f"check_occupancy_rtl: {' '.join(args)} exited with {p.returncode}")
-        return p
+    def run(grid, events):
+        args = [a.replace("{threads}", str(grid * block)) for a in kargs]
+        return launch("check_occupancy_rtl", tool, source, kernel, grid, block, config, frontend, args, lockstep=False,
+                      events=events, echo=False)
 
     # The occupancy the launcher computed for the kernel's registers and shared memory (what
     # `tsm-tool occupancy` prints for them), from a first, one-block launch.
-    first = launch(1)
+    first = run(1, False)
     m = re.search(r"\((\d+) resident per SM\)", first.stdout)
     if not m:
         sys.exit("check_occupancy_rtl: the launch did not say how many blocks are resident per SM")
     want = int(m.group(1))
 
-    p = launch(2 * want + 1)
+    p = run(2 * want + 1, True)
     slots = {}      # (sm, warp slot) -> block
     live = {}       # (sm, block) -> warps not exited
     resident = {}   # sm -> blocks resident now

@@ -6,24 +6,16 @@ shows that most SP rows ran beside SFU work. An engine that runs one instruction
 
 Usage: check_sfu_overlap.py TSM_TOOL KERNEL.cu CONFIG FRONTEND
 """
-import re
-import subprocess
 import sys
+
+from rtl_launch import counters, launch
 
 
 def main():
     tool, source, config, frontend = sys.argv[1:5]
-    args = [tool, "launch", source, "--kernel", "rsq_chain", "--grid", "1", "--block", "256", "--backend", "rtl",
-            "--config", config, "--frontend", frontend, "--arg", "zeros:1024", "--arg", "i32:16"]
-    p = subprocess.run(args, text=True, capture_output=True)
-    sys.stdout.write(p.stdout)
-    sys.stderr.write(p.stderr)
-    if p.returncode != 0:
-        sys.exit(f"check_sfu_overlap: {' '.join(args)} exited with {p.returncode}")
-    m = re.search(r"SP busy ([0-9.]+) %, SFU busy ([0-9.]+) % \(([0-9.]+) % both\)", p.stdout)
-    if not m:
-        sys.exit("check_sfu_overlap: no counters line")
-    sp, sfu, both = (float(g) for g in m.groups())
+    p = launch("check_sfu_overlap", tool, source, "rsq_chain", 1, 256, config, frontend, ["zeros:1024", "i32:16"])
+    c = counters("check_sfu_overlap", p.stdout)
+    sp, sfu, both = c["sp"], c["sfu"], c["both"]
     if not (sp > 0 and sfu > 0 and both >= 0.5 * sp):
         sys.exit(f"check_sfu_overlap: SP busy {sp} %, SFU busy {sfu} %, both {both} %: "
                  "fewer than half of the SP rows ran beside SFU work")

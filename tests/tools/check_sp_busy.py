@@ -8,11 +8,11 @@ share is a property of the microarchitecture, not of the host.
 Usage: check_sp_busy.py TSM_TOOL MADLOOP.cu CONFIG FRONTEND WARPS ITERS MIN_PERCENT
 """
 import os
-import re
 import struct
-import subprocess
 import sys
 import tempfile
+
+from rtl_launch import counters, launch
 
 
 def main():
@@ -24,18 +24,10 @@ def main():
         with open(x, "wb") as f:
             f.write(struct.pack(f"<{n}f", *(0.25 + 0.001 * i for i in range(n))))
         # madloop(n, iters, m, c, x, y): |m| < 1 keeps the chains finite over any number of rounds.
-        args = [tool, "launch", source, "--kernel", "madloop", "--grid", "1", "--block", str(n), "--backend", "rtl",
-                "--config", config, "--frontend", frontend, "--arg", f"u32:{n}", "--arg", f"u32:{iters}",
-                "--arg", "f32:0.75", "--arg", "f32:0.5", "--arg", f"buf:{x}", "--arg", f"zeros:{4 * n}"]
-        p = subprocess.run(args, text=True, capture_output=True)
-    sys.stdout.write(p.stdout)
-    sys.stderr.write(p.stderr)
-    if p.returncode != 0:
-        sys.exit(f"check_sp_busy: {' '.join(args)} exited with {p.returncode}")
-    m = re.search(r"rtl (\d+) cycles, IPC ([0-9.]+) per SM .*SP busy ([0-9.]+) %", p.stdout)
-    if not m:
-        sys.exit("check_sp_busy: no counters line")
-    cycles, ipc, sp = int(m.group(1)), float(m.group(2)), float(m.group(3))
+        p = launch("check_sp_busy", tool, source, "madloop", 1, n, config, frontend,
+                   [f"u32:{n}", f"u32:{iters}", "f32:0.75", "f32:0.5", f"buf:{x}", f"zeros:{4 * n}"])
+    c = counters("check_sp_busy", p.stdout)
+    cycles, ipc, sp = c["cycles"], c["ipc"], c["sp"]
     if sp < minimum:
         sys.exit(f"check_sp_busy: {warps} warps of madloop ({iters} rounds) on {config}: SP busy {sp} % in "
                  f"{cycles} cycles (IPC {ipc}), below the {minimum} % goal")
