@@ -74,12 +74,19 @@ const std::vector<HostProgram>& host_programs() {
 }
 
 std::unique_ptr<Backend> make_backend_rtl(const config::SmConfig& cfg, uint32_t sms, bool lockstep,
-                                          const std::vector<std::string>& verilator_args, bool netlist) {
+                                          const std::vector<std::string>& verilator_args, bool netlist, uint32_t mutant) {
   rtl::RtlOptions ro;
   ro.lockstep = lockstep;
   ro.active_sms = sms;
+  std::vector<std::string> args = verilator_args;
+  rtl::ModelKind kind = netlist ? rtl::ModelKind::Netlist : rtl::ModelKind::Rtl;
+  if (mutant != 0) {
+    if (netlist) throw RuntimeError(ErrorCode::InvalidValue, "--mutant applies to the rtl backend only");
+    kind = rtl::ModelKind::Mutant;
+    args.push_back(fmt::format("+tsm+mutant={}", mutant));
+  }
   try {
-    return rtl::make_rtl_backend(cfg, ro, verilator_args, netlist ? rtl::ModelKind::Netlist : rtl::ModelKind::Rtl);
+    return rtl::make_rtl_backend(cfg, ro, args, kind);
   } catch (const std::invalid_argument& e) {
     throw RuntimeError(ErrorCode::InvalidValue, e.what());
   }
@@ -89,12 +96,13 @@ std::unique_ptr<Runtime> make_runtime(const HostOptions& o) {
   const config::SmConfig* cfg = config::find_config(o.config);
   if (!cfg) throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown configuration '{}' (see: ./tsm configs)", o.config));
   if (o.backend == "golden") {
-    if (o.sms != 0 || !o.verilator_args.empty())
-      throw RuntimeError(ErrorCode::InvalidValue, "--sms and --verilator-arg apply to the rtl and netlist backends only");
+    if (o.sms != 0 || !o.verilator_args.empty() || o.mutant != 0)
+      throw RuntimeError(ErrorCode::InvalidValue, "--sms, --verilator-arg and --mutant apply to the rtl and netlist backends only");
     return std::make_unique<Runtime>(*cfg, make_golden_backend());
   }
   if (o.backend == "rtl" || o.backend == "netlist")
-    return std::make_unique<Runtime>(*cfg, make_backend_rtl(*cfg, o.sms, o.lockstep, o.verilator_args, o.backend == "netlist"));
+    return std::make_unique<Runtime>(*cfg, make_backend_rtl(*cfg, o.sms, o.lockstep, o.verilator_args, o.backend == "netlist",
+                                                                o.mutant));
   throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown backend '{}' (golden, rtl or netlist)", o.backend));
 }
 

@@ -31,6 +31,10 @@ module tsm_alu32 (
   output logic [7:0]  preds_we_o
 );
 
+`ifdef TSM_MUTANTS
+  `TSM_MUTANT_DECL
+`endif
+
   // Reading predicate `idx` of `p` (PT included), negated by `neg`.
   function automatic logic pred_read(input logic [7:0] p, input logic [2:0] idx, input logic neg);
     pred_read = p[idx] ^ neg;
@@ -163,6 +167,9 @@ module tsm_alu32 (
     // IMNMX, ISETP
     a_eq = a_i == b_i;
     a_lt = is_signed ? ($signed(a_i) < $signed(b_i)) : (a_i < b_i);
+`ifdef TSM_MUTANTS
+    if (`TSM_MUT(3)) a_lt = a_lt | a_eq;
+`endif
     unique case (tsm_isa_pkg::f_icmp(insn_i))
       tsm_isa_pkg::ICMP_EQ: t = a_eq;
       tsm_isa_pkg::ICMP_NE: t = !a_eq;
@@ -262,6 +269,9 @@ module tsm_alu32 (
       end
       default: d_we_o = 1'b0;
     endcase
+`ifdef TSM_MUTANTS
+    if (`TSM_MUT(2) && op == tsm_isa_pkg::OP_SHR && is_signed && !big) d_o = a_i >> b_i[4:0];
+`endif
   end
 
 endmodule

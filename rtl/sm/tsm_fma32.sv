@@ -30,6 +30,10 @@ module tsm_fma32 #(
   output logic [31:0] result_o
 );
 
+`ifdef TSM_MUTANTS
+  `TSM_MUTANT_DECL
+`endif
+
   localparam logic [31:0] CanonicalNaN = 32'h7FFF_FFFF;
 
   // Leading zeros of a 52-bit word (52 for zero).
@@ -44,7 +48,11 @@ module tsm_fma32 #(
   function automatic logic rounds_up(input logic [1:0] rnd, input logic negative, input logic odd,
                                      input logic round_bit, input logic sticky);
     unique case (rnd)
+`ifdef TSM_MUTANTS
+      tsm_isa_pkg::RND_RN: rounds_up = round_bit & (sticky | odd | `TSM_MUT(1));
+`else
       tsm_isa_pkg::RND_RN: rounds_up = round_bit & (sticky | odd);
+`endif
       tsm_isa_pkg::RND_RM: rounds_up = negative & (round_bit | sticky);
       tsm_isa_pkg::RND_RP: rounds_up = ~negative & (round_bit | sticky);
       default:             rounds_up = 1'b0;

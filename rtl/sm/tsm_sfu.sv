@@ -22,6 +22,10 @@ module tsm_sfu #(
   output logic [31:0] result_o
 );
 
+`ifdef TSM_MUTANTS
+  `TSM_MUTANT_DECL
+`endif
+
   localparam int unsigned Seg = tsm_sfu_pkg::Segments;
   localparam int unsigned UB = tsm_sfu_pkg::UBits;
   localparam int unsigned C0B = tsm_sfu_pkg::C0Bits;
@@ -74,6 +78,9 @@ module tsm_sfu #(
     if (drop <= 0) sig = 40'(mag << 6'(12'sd0 - drop));
     else if (drop > 12'sd48) sig = 40'd0;
     else sig = 40'(((mag >> 6'(drop - 12'sd1)) + 48'd1) >> 1);
+`ifdef TSM_MUTANTS
+    if (`TSM_MUT(4) && drop > 0 && drop <= 12'sd48) sig = 40'(mag >> 6'(drop));
+`endif
     bits = ($signed({28'd0, lsb + 12'sd149}) <<< 23) + $signed(sig);
     if (mag == 48'd0) round_pack = {neg, 31'd0};
     else if (bits >= $signed({8'd0, PlusInf})) round_pack = {neg, PlusInf[30:0]};

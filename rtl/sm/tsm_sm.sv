@@ -100,6 +100,10 @@ module tsm_sm #(
   /// Transactions counter increment (docs/sm-rtl.md §4: compute capability 1.2 segments).
   output logic [5:0]                             perf_tx_o
 );
+
+`ifdef TSM_MUTANTS
+  `TSM_MUTANT_DECL
+`endif
   // ---- sizes ----------------------------------------------------------------------------------
   localparam int unsigned L = tsm_cfg_pkg::SpLanes;
   localparam int unsigned G = tsm_cfg_pkg::SpClocksPerWarp;
@@ -360,6 +364,10 @@ module tsm_sm #(
       tsm_isa_pkg::MSZ_S16: extract = {{16{sh[15]}}, sh[15:0]};
       default:              extract = sh[31:0];
     endcase
+`ifdef TSM_MUTANTS
+    if (`TSM_MUT(11) && m == tsm_isa_pkg::MSZ_S8) extract = {24'd0, sh[7:0]};
+    if (`TSM_MUT(11) && m == tsm_isa_pkg::MSZ_S16) extract = {16'd0, sh[15:0]};
+`endif
   endfunction
   // Do the register ranges [x, x+n) and [y, y+m) overlap (RZ excluded)?
   function automatic logic overlap(input logic [7:0] x, input logic [2:0] n, input logic [7:0] y, input logic [2:0] m);
@@ -897,7 +905,11 @@ module tsm_sm #(
     for (int s = 0; s < NSlots; s++) begin
       if (slot_valid_q[s] && slot_warp_q[WW*s +: WW] == cw_q) begin
         if (rd_ra && overlap(f_ra, n_ra, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
-        if (rd_b && overlap(f_rb, reads_rb_w ? 3'd1 : n_b, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
+        if (rd_b && overlap(f_rb, reads_rb_w ? 3'd1 : n_b, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])
+`ifdef TSM_MUTANTS
+            && !`TSM_MUT(10)
+`endif
+           ) hazard = 1'b1;
         if (rd_rc && overlap(f_rc, n_rc, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
         if ((rd_rd || wr_rd) && overlap(f_rd, n_rd, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
       end
@@ -1371,6 +1383,14 @@ module tsm_sm #(
         end
       end
     end
+`ifdef TSM_MUTANTS
+    if (`TSM_MUT(7)) begin
+      shs_we = {shs_we[SB-2:0], shs_we[SB-1]};
+      shs_be = {shs_be[SB*4-5:0], shs_be[SB*4-1 -: 4]};
+      shs_wdata = {shs_wdata[SB*32-33:0], shs_wdata[SB*32-1 -: 32]};
+      shs_addr = {shs_addr[SB*SRW-SRW-1:0], shs_addr[SB*SRW-1 -: SRW]};
+    end
+`endif
     shs_members = '0;
     shs_lpend = lpend_q;
     if (h) begin shs_members[31:16] = sh_serve; shs_lpend[31:16] = sh_pend & ~sh_serve; end
@@ -1415,6 +1435,9 @@ module tsm_sm #(
     for (int q = 0; q < 32; q++) begin
       qa = buf_a_q[32*q +: 32] + ((lsp_q[2*q +: 2] == SP_LOCAL) ? kofs_loc : kofs_glb);
       be = (nbytes == 5'd1 ? 16'h0001 : nbytes == 5'd2 ? 16'h0003 : 16'h000F) << qa[3:0];
+`ifdef TSM_MUTANTS
+      if (`TSM_MUT(9) && is_store && nbytes < 5'd4) be = 16'h000F << {qa[3:2], 2'b00};
+`endif
       if (lpend_q[q] && (qa & ~32'hF) == gl_line) begin
         gl_match[q] = 1'b1;
         gl_mask = gl_mask | be;
@@ -1516,6 +1539,9 @@ module tsm_sm #(
     as_bufb = buf_b_q;
     as_bufc = buf_c_q;
     for (int q = 0; q < 32; q++) if (32'(lane_q) == q) begin as_bufc[32*q +: 32] = old[31:0]; as_bufb[32*q +: 32] = old[63:32]; end
+`ifdef TSM_MUTANTS
+    if (`TSM_MUT(12)) for (int q = 0; q < 32; q++) if (32'(lane_q) == q) begin as_bufc[32*q +: 32] = nv[31:0]; as_bufb[32*q +: 32] = nv[63:32]; end
+`endif
   end
 
   // ---- barriers: the arrival of the current warp (E_BAR_UPD) and, after a warp exits, whether the
@@ -1546,6 +1572,9 @@ module tsm_sm #(
     bu_wdata = {any, nall, popc, redop, count, arrived};
     expected = (count != '0) ? (32'(count) + 32'd31) / 32'd32 : 32'(b_unfin_q[5*blk_c +: 5]);
     bu_rel = 32'(arrived) >= expected;
+`ifdef TSM_MUTANTS
+    if (`TSM_MUT(8)) bu_rel = 32'(arrived) + 32'd1 >= expected;
+`endif
     bu_val = (redop == tsm_isa_pkg::REDOP_POPC) ? 32'(popc) : (redop == tsm_isa_pkg::REDOP_AND) ? 32'(!nall) : 32'(any);
 
     {any, nall, popc, redop, count, arrived} = bar_rdata;
@@ -2352,6 +2381,9 @@ module tsm_sm #(
               end else begin
                 stk_we = 1'b1;
                 stk_wdata = {K_DIV, act_c & ~cexec_q, cpc_q + 32'd1};
+`ifdef TSM_MUTANTS
+                if (`TSM_MUT(6)) stk_wdata = {K_DIV, act_c, cpc_q + 32'd1};
+`endif
                 for (i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? spt_c + 1'b1 : w_sp_d[SPW*i_ +: SPW];
                 nact_d = cexec_q;
                 npc_d = ct_tgt;
@@ -2429,6 +2461,9 @@ module tsm_sm #(
           SW_POP: begin
             // Pop the entry; keep popping while no lane is active.
             for (i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? (SPW'(sidx_q)) : w_sp_d[SPW*i_ +: SPW];
+`ifdef TSM_MUTANTS
+            if (`TSM_MUT(5)) w_sp_d = w_sp_q;
+`endif
             nact_d = stk_mask & nlive_q;
             npc_d = stk_pc;
             if ((stk_mask & nlive_q) == '0 && sidx_q != '0) begin

@@ -331,9 +331,10 @@ void Lockstep::retire(const CommitEvent& e, uint64_t cycle) {
     c = golden_->step(e.sm, e.warp, inputs);
   } catch (const golden::Fault& f) {
     const std::optional<g::Op> op = op_at(e.pc);
-    if (f.kind == golden::FaultKind::OutOfBounds && op && bounded_at_memory(*op) && !pending_fault_) {
-      // The RTL finds out from the memory's err, after this RETIRE: it must report this fault.
-      pending_fault_ = PendingFault{f, where_of(e), cycle};
+    if (f.kind == golden::FaultKind::OutOfBounds && op && bounded_at_memory(*op)) {
+      // The RTL finds out from the memory's err, after this RETIRE: it must report this fault (or
+      // another warp's, pending too).
+      pending_faults_.push_back(PendingFault{f, where_of(e), cycle});
       w.faulted = true;
       w.held.clear();
       return;
@@ -614,11 +615,11 @@ void Lockstep::finish(uint64_t cycle) {
                        sm, e.data[0], next_block_, waiting_[sm].size(), sm),
            Where{}, "", waiting_[sm].front().second);
     }
-  if (pending_fault_)
+  if (!pending_faults_.empty())
     fail(fmt::format("the GPU finished without a fault, but the golden model faulted on this instruction when the RTL retired it "
                      "(at cycle {}):\n  {}",
-                     pending_fault_->cycle, pending_fault_->fault.what()),
-         pending_fault_->where, "", cycle);
+                     pending_faults_.front().cycle, pending_faults_.front().fault.what()),
+         pending_faults_.front().where, "", cycle);
   for (uint32_t sm = 0; sm < warps_.size(); ++sm) {
     for (uint32_t slot = 0; slot < warps_[sm].size(); ++slot) {
       const WarpState& w = warps_[sm][slot];
@@ -694,11 +695,12 @@ void Lockstep::compare_memory(uint64_t cycle) const {
 void Lockstep::confirm_fault(const RtlFault& f, const std::string& rtl_message, uint64_t cycle) {
   const auto& text = spec_.module->text;
   const std::string reported = fmt::format("{} ({})", golden::to_string(f.kind), rtl_message);
-  if (pending_fault_) {
-    const PendingFault& p = *pending_fault_;
+  if (!pending_faults_.empty()) {
     // The RTL names the warp; a store's PC it no longer knows (0xFFFFFFFF).
-    if (f.kind == p.fault.kind && f.sm == p.where.sm && f.warp == p.where.warp && (f.pc == p.where.pc || f.pc == 0xFFFFFFFFu))
-      throw p.fault;
+    for (const PendingFault& p : pending_faults_)
+      if (f.kind == p.fault.kind && f.sm == p.where.sm && f.warp == p.where.warp && (f.pc == p.where.pc || f.pc == 0xFFFFFFFFu))
+        throw p.fault;
+    const PendingFault& p = pending_faults_.front();
     fail(fmt::format("the RTL reports {}, but the golden model faulted earlier, on this instruction when the RTL retired it (at cycle "
                      "{}):\n  {}",
                      reported, p.cycle, p.fault.what()),

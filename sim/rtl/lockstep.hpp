@@ -160,14 +160,15 @@ class Lockstep {
   /// Per SM, events waiting for an earlier block's PLACE on another SM: the SMs' commit ports are
   /// independent, so the PLACE of block b+1 may come before that of block b.
   std::vector<std::deque<std::pair<CommitEvent, uint64_t>>> waiting_;
-  /// A global out-of-bounds access the golden model faulted on when the RTL retired it: the RTL
-  /// reports it when the memory's err comes back, and must.
+  /// Global out-of-bounds accesses the golden model faulted on when the RTL retired them: the RTL
+  /// reports one of them when the memory's err comes back, and must. Other warps may retire such an
+  /// access before the first err returns, so there may be several.
   struct PendingFault {
     golden::Fault fault;
     Where where;
     uint64_t cycle;
   };
-  std::optional<PendingFault> pending_fault_;
+  std::vector<PendingFault> pending_faults_;
 
   /// Global atomics on one address whose old values came from the RTL, as (old -> new) steps.
   /// The golden model applies them in RETIRE order, the memory performed them in its own order

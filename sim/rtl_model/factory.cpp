@@ -12,10 +12,22 @@ namespace tsm::rtl {
 namespace {
 
 const std::vector<std::pair<std::string, models::MakeModel>>& table_of(ModelKind kind) {
-  return kind == ModelKind::Netlist ? models::netlist_table() : models::model_table();
+  switch (kind) {
+    case ModelKind::Netlist: return models::netlist_table();
+    case ModelKind::Mutant: return models::mutant_table();
+    default: return models::model_table();
+  }
 }
 
 }  // namespace
+
+const char* model_kind_name(ModelKind kind) {
+  switch (kind) {
+    case ModelKind::Netlist: return "netlist";
+    case ModelKind::Mutant: return "mutant";
+    default: return "RTL";
+  }
+}
 
 std::vector<std::string> rtl_model_configs(ModelKind kind) {
   std::vector<std::string> names;
@@ -28,8 +40,7 @@ std::unique_ptr<GpuPins> make_gpu_model(const std::string& config, const std::ve
   for (const auto& [name, make] : table_of(kind))
     if (name == config) return make(verilator_args);
   throw std::invalid_argument(fmt::format("configuration '{}' has no {} model in this build ({} models: {})", config,
-                                          kind == ModelKind::Netlist ? "netlist" : "RTL",
-                                          kind == ModelKind::Netlist ? "netlist" : "RTL",
+                                          model_kind_name(kind), model_kind_name(kind),
                                           fmt::join(rtl_model_configs(kind), ", ")));
 }
 

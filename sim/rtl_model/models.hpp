@@ -13,9 +13,13 @@
 
 namespace tsm::rtl {
 
-/// Which model of a configuration's GPU top: the Verilated RTL (the configuration's NumSms SMs), or
-/// the Verilated Yosys netlist of it with one SM (docs/sm-rtl.md §2.11).
-enum class ModelKind { Rtl, Netlist };
+/// Which model of a configuration's GPU top: the Verilated RTL (the configuration's NumSms SMs), the
+/// Verilated Yosys netlist of it with one SM (docs/sm-rtl.md §2.11), or the RTL with the deliberate
+/// bugs of rtl/mutants/ compiled in, switched on by +tsm+mutant=N (docs/regression.md §3).
+enum class ModelKind { Rtl, Netlist, Mutant };
+
+/// "RTL", "netlist" or "mutant".
+const char* model_kind_name(ModelKind kind);
 
 /// Configurations that have a Verilated model of `kind` in this build.
 std::vector<std::string> rtl_model_configs(ModelKind kind = ModelKind::Rtl);

@@ -1,7 +1,8 @@
-// tsm-tool's `launch` (any kernel binary or assembly file, arguments from the command line) and
-// `run` (the firmware host programs with their C++ references).
+// tsm-tool's `launch` (any kernel binary or assembly file, arguments from the command line),
+// `run` (the firmware host programs with their C++ references) and `programs` (the suite as JSON).
 #include "cmd_launch.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "cli_args.hpp"
 #include "host.hpp"
@@ -83,6 +85,7 @@ struct LaunchOptions {
   uint32_t sms = 0;
   bool lockstep = true;
   std::vector<std::string> verilator_args;
+  uint32_t mutant = 0;
   std::string frontend = "auto";
   uint64_t budget = 200'000'000;
   std::vector<std::string> args;
@@ -113,6 +116,7 @@ void run_launch(const LaunchOptions& o) {
   ho.sms = o.sms;
   ho.lockstep = o.lockstep;
   ho.verilator_args = o.verilator_args;
+  ho.mutant = o.mutant;
   try {
     auto rt = tsm::firmware::make_runtime(ho);
     rt->set_instruction_budget(o.budget);
@@ -267,6 +271,7 @@ void add_launch_commands(CLI::App& app) {
   launch->add_flag("!--no-lockstep", o->lockstep, "rtl, netlist: do not check each retired instruction against the golden model");
   launch->add_option("--verilator-arg", o->verilator_args,
                      "rtl, netlist: a run-time argument of the Verilated model, e.g. +verilator+rand+reset+2 or +verilator+seed+7 (repeatable)");
+  launch->add_option("--mutant", o->mutant, "rtl: run the RTL with deliberate bug N switched on (the mutant model, docs/regression.md §3)");
   launch->add_option("--budget", o->budget, "Warp instructions before a runaway-kernel fault")->capture_default_str();
   launch->add_option("--arg", o->args,
                      "Kernel argument, in parameter order: i32:V u32:V f32:V i64:V u64:V, buf:IN_FILE[:OUT_FILE] "
@@ -287,6 +292,7 @@ void add_launch_commands(CLI::App& app) {
   run->add_flag("!--no-lockstep", ho->lockstep, "rtl, netlist: do not check each retired instruction against the golden model");
   run->add_option("--verilator-arg", ho->verilator_args,
                   "rtl, netlist: a run-time argument of the Verilated model, e.g. +verilator+rand+reset+2 or +verilator+seed+7 (repeatable)");
+  run->add_option("--mutant", ho->mutant, "rtl: run the RTL with deliberate bug N switched on (the mutant model, docs/regression.md §3)");
   run->add_option("-n,--size", ho->n, "Problem size (default: the program's)");
   auto blocks = std::make_shared<std::string>();
   run->add_option("--block", *blocks, "Threads per block, a comma-separated list to run each, or 'all' for the program's tested shapes (default: the program's)");
@@ -298,4 +304,18 @@ void add_launch_commands(CLI::App& app) {
       ->check(CLI::IsMember({"cuda", "asm"}))
       ->capture_default_str();
   run->callback([name, ho, blocks] { run_program(*name, *ho, *blocks); });
+
+  // The suite as data, for ./tsm regress: name, tested block sizes, hand-written assembly or not.
+  CLI::App* programs_cmd =
+      app.add_subcommand("programs", "List the kernel suite's programs as JSON: name, description, tested block sizes, asm version");
+  programs_cmd->callback([] {
+    const std::vector<std::string> with_asm = tsm::firmware::asm_programs(tsm::firmware::HostOptions{});
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& p : tsm::firmware::host_programs())
+      list.push_back({{"name", p.name},
+                      {"description", p.description},
+                      {"shapes", p.shapes},
+                      {"asm", std::find(with_asm.begin(), with_asm.end(), p.name) != with_asm.end()}});
+    fmt::print("{}\n", list.dump(1));
+  });
 }

@@ -38,6 +38,7 @@ struct RandomCmd {
   unsigned min_size = rg::RandomOptions{}.min_size;
   unsigned max_size = rg::RandomOptions{}.max_size;
   std::vector<std::string> verilator_args;
+  uint32_t mutant = 0;
   bool print_kernel = false;
 };
 
@@ -55,7 +56,10 @@ std::unique_ptr<tsm::Runtime> make_backend_runtime(const RandomCmd& o, const tsm
   ro.lockstep = o.lockstep;
   ro.active_sms = o.sms;
   try {
-    return std::make_unique<tsm::Runtime>(cfg, tsm::rtl::make_rtl_backend(cfg, ro, o.verilator_args));
+    std::vector<std::string> args = o.verilator_args;
+    if (o.mutant != 0) args.push_back(fmt::format("+tsm+mutant={}", o.mutant));
+    return std::make_unique<tsm::Runtime>(
+        cfg, tsm::rtl::make_rtl_backend(cfg, ro, args, o.mutant != 0 ? tsm::rtl::ModelKind::Mutant : tsm::rtl::ModelKind::Rtl));
   } catch (const std::invalid_argument& e) {
     fail(e.what());
   }
@@ -90,8 +94,8 @@ std::string compare(const rg::RandomKernel& k, const rg::RandomRun& want, const 
 void run_random(const RandomCmd& o) {
   const tsm::config::SmConfig* cfg = tsm::config::find_config(o.config);
   if (!cfg) fail(fmt::format("unknown configuration '{}' (see: tsm-tool configs)", o.config));
-  if (o.backend == "golden" && (o.sms != 0 || !o.verilator_args.empty()))
-    fail("--sms and --verilator-arg apply to the rtl backend only");
+  if (o.backend == "golden" && (o.sms != 0 || !o.verilator_args.empty() || o.mutant != 0))
+    fail("--sms, --verilator-arg and --mutant apply to the rtl backend only");
   rg::RandomOptions ro;
   ro.config = o.config;
   ro.min_size = o.min_size;
@@ -106,6 +110,7 @@ void run_random(const RandomCmd& o) {
   std::string repro_flags = fmt::format("--config {} --backend {}", o.config, o.backend);
   if (!o.lockstep) repro_flags += " --no-lockstep";
   if (o.sms) repro_flags += fmt::format(" --sms {}", o.sms);
+  if (o.mutant) repro_flags += fmt::format(" --mutant {}", o.mutant);
   if (!o.exclude.empty()) repro_flags += fmt::format(" --exclude {}", o.exclude);
   if (o.min_size != rg::RandomOptions{}.min_size || o.max_size != rg::RandomOptions{}.max_size)
     repro_flags += fmt::format(" --min-size {} --max-size {}", o.min_size, o.max_size);
@@ -195,6 +200,7 @@ void add_random_command(CLI::App& app) {
   cmd->add_option("--keep", o->keep, "Write every kernel's .tsa here (failures go here too; default ./random-failures)");
   cmd->add_flag("!--no-lockstep", o->lockstep, "rtl: do not check each retired instruction against the golden model");
   cmd->add_option("--sms", o->sms, "rtl: SMs that take blocks (default: the configuration's)");
+  cmd->add_option("--mutant", o->mutant, "rtl: run the RTL with deliberate bug N switched on (the mutant model, docs/regression.md §3)");
   cmd->add_option("--verilator-arg", o->verilator_args, "rtl: a run-time argument of the Verilated model (repeatable)");
   std::string names;
   for (const auto& n : tsm::randgen::feature_names()) names += (names.empty() ? "" : " ") + n;

@@ -1,0 +1,470 @@
+#!/usr/bin/env python3
+"""./tsm regress: the co-simulation regression (docs/regression.md).
+
+Runs every kernel of the CUDA suite x configuration x launch shape, and seeded random kernels, on the
+RTL in lockstep with the golden model (each case is one tsm-tool process, so a crash or hang stays in
+its case), prints a table (pass/fail, cycles, IPC per case), writes JUnit XML, and for a failing case
+prints the one command that reproduces it. Cases run longest first, by the times of the last run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Random kernels per case: small enough that a failure is found early, large enough that process
+# start-up does not matter.
+RANDOM_CHUNK = 10
+
+
+@dataclass
+class Case:
+    name: str                 # e.g. suite.small.saxpy.b100, random.g80.2001-2012
+    config: str               # the SM configuration it runs on
+    argv: list[str]           # tsm-tool arguments (without the tool itself)
+    kind: str                 # "suite" or "random"
+    expect: str               # regex that a passing run prints
+    full_only: bool = False   # part of --full only
+    # filled in by the run
+    status: str = "not run"   # pass, FAIL, timeout, not run
+    seconds: float = 0.0
+    cycles: int | None = None
+    ipc: float | None = None
+    instructions: int | None = None
+    output: str = ""
+    problem: str = ""
+    saved: list[str] = field(default_factory=list)
+
+
+def suite_case(prog: str, config: str, block: int, frontend: str, full_only: bool, sms: int = 0,
+               source: str = "cuda", extra: list[str] | None = None, tag: str = "") -> Case:
+    argv = ["run", prog, "--backend", "rtl", "--config", config, "--block", str(block)]
+    argv += ["--source", "asm"] if source == "asm" else ["--frontend", frontend]
+    if sms:
+        argv += ["--sms", str(sms)]
+    argv += extra or []
+    where = config + (f"_{sms}sm" if sms else "")
+    name = f"suite.{where}.{prog}{'.asm' if source == 'asm' else ''}.b{block}{tag}"
+    return Case(name, config, argv, "suite", rf"^{re.escape(prog)}: .*\bmatch", full_only)
+
+
+def random_cases(config: str, first: int, count: int, full_only: bool, sms: int = 0,
+                 extra: list[str] | None = None, tag: str = "") -> list[Case]:
+    cases = []
+    for s in range(first, first + count, RANDOM_CHUNK):
+        n = min(RANDOM_CHUNK, first + count - s)
+        argv = ["random", "--seed", str(s), "--count", str(n), "--config", config]
+        if sms:
+            argv += ["--sms", str(sms)]
+        argv += extra or []
+        where = config + (f"_{sms}sm" if sms else "") + tag
+        cases.append(Case(f"random.{where}.{s}-{s + n - 1}", config, argv, "random",
+                          rf"^random: {n} seeds from {s} .*: {n} passed, 0 failed", full_only))
+    return cases
+
+
+def saved_cases() -> list[Case]:
+    """Every kernel kept in tests/regressions/ runs again with the flags its header names."""
+    cases = []
+    for path in sorted((ROOT / "tests" / "regressions").glob("*.tsa")):
+        first = path.read_text(encoding="utf-8", errors="replace").splitlines()[:1]
+        m = re.search(r"reproduce with: \S*tsm(?:-tool)? (random .*?) --kernel-file", first[0]) if first else None
+        if not m:
+            print(f"regress: {path}: first line has no 'reproduce with: ... random ... --kernel-file'; skipped",
+                  file=sys.stderr)
+            continue
+        argv = shlex.split(m.group(1)) + ["--kernel-file", str(path)]
+        config = argv[argv.index("--config") + 1] if "--config" in argv else "small"
+        cases.append(Case(f"saved.{path.stem}", config, argv, "random", r"^random: 1 seeds from .*: 1 passed, 0 failed"))
+    return cases
+
+
+def build_cases(programs: list[dict], frontend: str) -> list[Case]:
+    cases: list[Case] = []
+    names = [p["name"] for p in programs]
+    shapes = {p["name"]: p["shapes"] for p in programs}
+    asm = [p["name"] for p in programs if p["asm"]]
+
+    def quick_block(prog: str, preferred: int) -> int:
+        # The preferred shape when the program is tested with it, else its largest tested shape
+        # up to the preferred one, else its first (matmul_tiled's tiles need 256 threads).
+        s = shapes[prog]
+        if preferred in s:
+            return preferred
+        below = [b for b in s if b <= preferred]
+        return max(below) if below else s[0]
+
+    # --quick: each kernel once on small (2 SMs: several blocks per SM, partial warps) and on g80;
+    # the control-flow and barrier kernels on one SM of small; the hand-written assembly; four
+    # kernels with every register and memory starting random (Verilator is two-state, and a missing
+    # reset hides behind zeros); 246 random kernels.
+    for prog in names:
+        cases.append(suite_case(prog, "small", quick_block(prog, 100), frontend, False))
+        cases.append(suite_case(prog, "g80", quick_block(prog, 256), frontend, False))
+    for prog in ["saxpy", "reduce", "diverge", "warpreduce", "printf_hello", "matmul_tiled"]:
+        if prog in names:
+            cases.append(suite_case(prog, "small", quick_block(prog, 64), frontend, False, sms=1))
+    for prog in asm:
+        for block in (64, 256):
+            cases.append(suite_case(prog, "small", block, frontend, False, source="asm"))
+    for seed in (1, 2):
+        for prog in ["saxpy", "reduce", "diverge", "warpreduce"]:
+            if prog in names:
+                cases.append(suite_case(prog, "small", quick_block(prog, 100), frontend, False,
+                                        extra=["--verilator-arg", "+verilator+rand+reset+2",
+                                               "--verilator-arg", f"+verilator+seed+{seed}"],
+                                        tag=f".randreset{seed}"))
+    # Seeds 57 (a slot's store counter cleared under stores in flight) and 149 then 150 on one model
+    # (an atomic retired through a reused request ID) showed bugs: they stay in 1-150.
+    cases += random_cases("small", 1, 150, False)
+    cases += random_cases("small", 1001, 24, False, sms=1)
+    cases += random_cases("g80", 2001, 48, False)
+    cases += random_cases("gt200", 4001, 16, False)
+    cases += random_cases("small", 3001, 8, False, extra=["--verilator-arg", "+verilator+rand+reset+2",
+                                                          "--verilator-arg", "+verilator+seed+7"], tag=".randreset")
+    cases += saved_cases()
+
+    # --full adds: every tested shape of every kernel on small (2 SMs and 1), g80 and gt200, the
+    # assembly on g80, and 450 more random kernels.
+    have = {c.name for c in cases}
+    for prog in names:
+        for config, sms in (("small", 0), ("small", 1), ("g80", 0), ("gt200", 0)):
+            for block in shapes[prog]:
+                c = suite_case(prog, config, block, frontend, True, sms=sms)
+                if c.name not in have:
+                    cases.append(c)
+    for prog in asm:
+        for block in (64, 256):
+            cases.append(suite_case(prog, "g80", block, frontend, True, source="asm"))
+    for config in ("small", "g80", "gt200"):
+        cases += random_cases(config, 10001, 150, True)
+    return cases
+
+
+def parse_result(case: Case) -> None:
+    out = case.output
+    m = re.search(r"rtl (\d+) cycles, IPC ([0-9.]+) per SM", out)
+    if m:
+        case.cycles, case.ipc = int(m.group(1)), float(m.group(2))
+    m = re.search(r"^random: .* (\d+) warp instructions in", out, re.M)
+    if m:
+        case.instructions = int(m.group(1))
+
+
+def first_problem(case: Case) -> str:
+    # A random case: the first failing seed and the problem its next line names.
+    m = re.search(r"^seed (\d+): .*: FAIL .*\n\s+(.*)$", case.output, re.M)
+    if m:
+        return f"seed {m.group(1)}: {m.group(2).strip()}"[:300]
+    for pat in (r"^\s*(lockstep.*)$", r"^.*(MISMATCH.*)$", r"^(.*FAIL.*)$", r"^(error: .*)$", r"^(tsm-tool: .*)$"):
+        m = re.search(pat, case.output, re.M)
+        if m:
+            return m.group(1).strip()[:300]
+    tail = [l for l in case.output.splitlines() if l.strip()]
+    return tail[-1][:300] if tail else "no output"
+
+
+class Runner:
+    def __init__(self, tool: str, jobs: int, log_dir: Path, fail_fast: bool, timeout: float, mutant: int):
+        self.tool, self.jobs, self.log_dir, self.fail_fast, self.timeout, self.mutant = tool, jobs, log_dir, fail_fast, timeout, mutant
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.procs: set[subprocess.Popen] = set()
+        self.done = 0
+
+    def argv(self, case: Case) -> list[str]:
+        argv = [self.tool] + case.argv
+        if self.mutant:
+            argv += ["--mutant", str(self.mutant)]
+        if case.kind == "random" and "--kernel-file" not in case.argv:
+            argv += ["--keep", str(self.log_dir / "random" / case.name)]
+        return argv
+
+    def run(self, case: Case, total: int) -> Case:
+        if self.stop.is_set():
+            return case
+        start = time.monotonic()
+        try:
+            p = subprocess.Popen(self.argv(case), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                 errors="replace", start_new_session=True)
+        except OSError as e:
+            case.status, case.output = "FAIL", f"cannot start {self.tool}: {e}"
+            return self.finish(case, start, total)
+        with self.lock:
+            self.procs.add(p)
+        try:
+            case.output, _ = p.communicate(timeout=self.timeout)
+            if self.stop.is_set() and p.returncode < 0:
+                case.status = "not run"
+            elif p.returncode == 0 and re.search(case.expect, case.output, re.M):
+                case.status = "pass"
+            else:
+                case.status = "FAIL"
+                if p.returncode < 0:
+                    case.output += f"\n(tsm-tool ended by signal {-p.returncode})"
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            case.output = (p.communicate()[0] or "") + f"\n(stopped after {self.timeout:.0f} s)"
+            case.status = "timeout"
+        finally:
+            with self.lock:
+                self.procs.discard(p)
+        return self.finish(case, start, total)
+
+    def finish(self, case: Case, start: float, total: int) -> Case:
+        case.seconds = time.monotonic() - start
+        parse_result(case)
+        log = self.log_dir / f"{case.name}.log"
+        log.write_text("$ " + shlex.join(self.argv(case)) + "\n" + case.output, encoding="utf-8")
+        if case.status in ("FAIL", "timeout"):
+            case.problem = first_problem(case)
+        with self.lock:
+            if case.status != "not run":
+                self.done += 1
+                extra = ""
+                if case.cycles is not None:
+                    extra = f"  {case.cycles:,} cycles  IPC {case.ipc:.3f}"
+                elif case.instructions is not None:
+                    extra = f"  {case.instructions:,} warp instructions"
+                print(f"[{self.done:>4}/{total}] {case.status.upper():<7} {case.name:<44} {case.seconds:7.1f} s{extra}",
+                      flush=True)
+                if case.problem:
+                    print(f"             {case.problem}", flush=True)
+            if case.status in ("FAIL", "timeout") and self.fail_fast and not self.stop.is_set():
+                self.stop.set()
+                for p in self.procs:
+                    try:
+                        os.killpg(p.pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+        return case
+
+
+def repro_command(case: Case, mutant: int) -> str:
+    argv = list(case.argv)
+    if mutant:
+        argv += ["--mutant", str(mutant)]
+    if case.kind == "random" and "--kernel-file" not in argv:
+        # One seed: the first failing one when the output names it.
+        m = re.search(r"^failed seeds: (\d+)", case.output, re.M)
+        if m:
+            i = argv.index("--seed")
+            argv[i + 1] = m.group(1)
+            argv[argv.index("--count") + 1] = "1"
+    return "./tsm " + shlex.join(argv)
+
+
+def save_failing_kernels(case: Case, runner: Runner) -> None:
+    """Random kernels that failed go to tests/regressions/, where --quick runs them from then on."""
+    keep = runner.log_dir / "random" / case.name
+    dest = ROOT / "tests" / "regressions"
+    for tsa in sorted(keep.glob("seed-*.tsa")) if keep.is_dir() else []:
+        text = tsa.read_text(encoding="utf-8", errors="replace")
+        if "FAILED" not in text.splitlines()[0] if text else True:
+            continue
+        config = case.config
+        target = dest / f"{config}-{tsa.stem}.tsa"
+        if not target.exists():
+            dest.mkdir(parents=True, exist_ok=True)
+            first, _, rest = text.partition("\n")
+            first = re.sub(r"--kernel-file \S+", f"--kernel-file tests/regressions/{target.name}", first)
+            target.write_text(first + "\n" + rest, encoding="utf-8")
+            case.saved.append(str(target.relative_to(ROOT)))
+
+
+def write_junit(path: Path, cases: list[Case], seconds: float) -> None:
+    ran = [c for c in cases if c.status != "not run"]
+    failures = sum(c.status in ("FAIL", "timeout") for c in ran)
+    suites = ET.Element("testsuites", name="tsm regress", tests=str(len(ran)), failures=str(failures),
+                        time=f"{seconds:.1f}")
+    groups: dict[str, list[Case]] = {}
+    for c in cases:
+        groups.setdefault(".".join(c.name.split(".")[:2]), []).append(c)
+    for group, members in groups.items():
+        suite = ET.SubElement(suites, "testsuite", name=group, tests=str(len(members)),
+                              failures=str(sum(c.status in ("FAIL", "timeout") for c in members)),
+                              skipped=str(sum(c.status == "not run" for c in members)),
+                              time=f"{sum(c.seconds for c in members):.1f}")
+        for c in members:
+            tc = ET.SubElement(suite, "testcase", classname=group, name=c.name[len(group) + 1:], time=f"{c.seconds:.1f}")
+            if c.status in ("FAIL", "timeout"):
+                f = ET.SubElement(tc, "failure", message=c.problem or c.status, type=c.status)
+                f.text = c.output[-20000:]
+            elif c.status == "not run":
+                ET.SubElement(tc, "skipped", message="not run (--fail-fast stopped the run)")
+            props = []
+            if c.cycles is not None:
+                props.append(("cycles", str(c.cycles)))
+                props.append(("ipc", f"{c.ipc:.3f}"))
+            if c.instructions is not None:
+                props.append(("warp_instructions", str(c.instructions)))
+            if props:
+                pe = ET.SubElement(tc, "properties")
+                for k, v in props:
+                    ET.SubElement(pe, "property", name=k, value=v)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(
+        prog="./tsm regress",
+        description="Every suite kernel x configuration x launch shape and seeded random kernels on the RTL, in "
+                    "lockstep with the golden model (docs/regression.md).")
+    level = ap.add_mutually_exclusive_group()
+    level.add_argument("--quick", action="store_true", help="the cases ./tsm test runs (the default)")
+    level.add_argument("--full", action="store_true",
+                       help="add every tested launch shape on small (2 SMs and 1), g80 and gt200, and 450 more random kernels")
+    level.add_argument("--full-only", action="store_true", help="only the cases --full adds to --quick")
+    ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="cases run at once (default: the cores)")
+    ap.add_argument("--junit", metavar="FILE", help="write the results as JUnit XML")
+    ap.add_argument("--filter", metavar="REGEX", help="only the cases whose name matches")
+    ap.add_argument("--list", action="store_true", help="list the cases and their commands; run nothing")
+    ap.add_argument("--fail-fast", action="store_true", help="stop at the first failing case")
+    ap.add_argument("--mutant", type=int, default=0, metavar="N",
+                    help="run on the RTL with deliberate bug N switched on (cases on configurations with a mutant model)")
+    ap.add_argument("--frontend", default="auto", choices=["auto", "nvcc", "clang"],
+                    help="CUDA front end of the suite kernels (auto: nvcc where installed)")
+    ap.add_argument("--timeout", type=float, default=1800, metavar="S", help="seconds before a case is stopped")
+    ap.add_argument("--log-dir", metavar="DIR", help="where each case's log goes (default: BUILD/regress)")
+    ap.add_argument("--tool", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--no-save", action="store_true",
+                    help="do not copy failing random kernels to tests/regressions/ (--mutant never copies)")
+    a = ap.parse_args()
+
+    # The build directory: the tool's (BUILD/bin/tsm-tool), else TSM_BUILD_DIR, else ROOT/build.
+    build = Path(a.tool).resolve().parent.parent if a.tool else Path(os.environ.get("TSM_BUILD_DIR", ROOT / "build"))
+    tool = a.tool or str(build / "bin" / "tsm-tool")
+    if not Path(tool).exists():
+        print(f"regress: {tool} does not exist; run ./tsm build first", file=sys.stderr)
+        return 2
+    if a.jobs < 1:
+        print("regress: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    log_dir = Path(a.log_dir) if a.log_dir else build / "regress"
+    frontend = a.frontend
+    if frontend == "auto":
+        frontend = "nvcc" if shutil.which("nvcc") or Path("/usr/local/cuda/bin/nvcc").exists() else "clang"
+
+    try:
+        programs = json.loads(subprocess.run([tool, "programs"], check=True, capture_output=True, text=True).stdout)
+    except (subprocess.CalledProcessError, json.JSONDecodeError) as e:
+        print(f"regress: cannot list the suite with '{tool} programs': {e}", file=sys.stderr)
+        return 2
+    cases = build_cases(programs, frontend)
+    if a.full_only:
+        cases = [c for c in cases if c.full_only]
+    elif not a.full:
+        cases = [c for c in cases if not c.full_only]
+    if a.mutant:
+        mutant_configs = {"small"}
+        cases = [c for c in cases if c.config in mutant_configs]
+    if a.filter:
+        try:
+            rx = re.compile(a.filter)
+        except re.error as e:
+            print(f"regress: --filter '{a.filter}': {e}", file=sys.stderr)
+            return 2
+        cases = [c for c in cases if rx.search(c.name)]
+    if not cases:
+        print("regress: no case matches", file=sys.stderr)
+        return 2
+
+    if a.list:
+        for c in cases:
+            print(f"{c.name:<46} ./tsm {shlex.join(c.argv)}")
+        print(f"{len(cases)} cases")
+        return 0
+
+    # Longest first by the last run's times (unknown ones first), so the cores stay busy to the end.
+    # With --fail-fast, shortest first, suite and random cases taking turns, so a failure shows soon.
+    times_file = build / "regress" / "durations.json"
+    try:
+        times = json.loads(times_file.read_text())
+    except (OSError, ValueError):
+        times = {}
+    if a.fail_fast:
+        by_time = lambda group: sorted(group, key=lambda c: times.get(c.name, 30.0))
+        suite, rand = by_time([c for c in cases if c.kind == "suite"]), by_time([c for c in cases if c.kind != "suite"])
+        order = [c for pair in zip(suite, rand) for c in pair]
+        order += suite[len(rand):] + rand[len(suite):]
+    else:
+        order = sorted(cases, key=lambda c: times.get(c.name, 1e9), reverse=True)
+
+    log_dir.mkdir(parents=True, exist_ok=True)
+    runner = Runner(tool, a.jobs, log_dir, a.fail_fast, a.timeout, a.mutant)
+    what = "--full" if a.full else "--full-only" if a.full_only else "--quick"
+    print(f"regress {what}: {len(cases)} cases, {a.jobs} at a time"
+          f"{f', mutant {a.mutant}' if a.mutant else ''}; logs in {log_dir}", flush=True)
+    start = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        futures = [pool.submit(runner.run, c, len(cases)) for c in order]
+        try:
+            for f in concurrent.futures.as_completed(futures):
+                f.result()
+        except KeyboardInterrupt:
+            runner.stop.set()
+            for p in list(runner.procs):
+                os.killpg(p.pid, signal.SIGKILL)
+            raise
+    seconds = time.monotonic() - start
+
+    for c in cases:
+        if c.status == "pass" and not a.mutant:
+            times[c.name] = round(c.seconds, 1)
+    try:
+        times_file.parent.mkdir(parents=True, exist_ok=True)
+        times_file.write_text(json.dumps(times, indent=0, sort_keys=True))
+    except OSError:
+        pass
+
+    failed = [c for c in cases if c.status in ("FAIL", "timeout")]
+    if failed and not a.mutant and not a.no_save:
+        for c in failed:
+            if c.kind == "random":
+                save_failing_kernels(c, runner)
+
+    # The table, in the cases' natural order.
+    print()
+    print(f"{'case':<46} {'result':<8} {'seconds':>8} {'cycles':>12} {'IPC':>6} {'warp insns':>11}")
+    for c in cases:
+        print(f"{c.name:<46} {c.status:<8} {c.seconds:8.1f} "
+              f"{(f'{c.cycles:,}' if c.cycles is not None else '-'):>12} "
+              f"{(f'{c.ipc:.3f}' if c.ipc is not None else '-'):>6} "
+              f"{(f'{c.instructions:,}' if c.instructions is not None else '-'):>11}")
+    ran = [c for c in cases if c.status != "not run"]
+    kernels = sum(int(c.argv[c.argv.index("--count") + 1]) if "--count" in c.argv else 1
+                  for c in ran if c.kind == "random")
+    print(f"\nregress {what}: {len(ran) - len(failed)} of {len(ran)} cases passed"
+          f" ({kernels} random kernels), {len(failed)} failed, {len(cases) - len(ran)} not run; {seconds:.0f} s")
+    if a.junit:
+        write_junit(Path(a.junit), cases, seconds)
+        print(f"JUnit XML: {a.junit}")
+    for c in failed:
+        print(f"\nFAILED {c.name}: {c.problem}\n  log: {log_dir / (c.name + '.log')}\n"
+              f"  reproduce: {repro_command(c, a.mutant)}")
+        for s in c.saved:
+            print(f"  kept: {s} (--quick runs it from now on; commit it)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)
