@@ -2,10 +2,13 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "arith/fp.hpp"
+#include "golden/coverage.hpp"
 #include "golden/int_lane.hpp"
 #include "golden/state.hpp"
 #include "sfu/sfu.hpp"
@@ -104,6 +107,7 @@ class Exec {
   void floating(g::Op op);
   void dp(g::Op op);
   void memory_op(g::Op op);
+  void count_bank_degree(unsigned mem_index) const;
   void atomic(g::Op op);
   void control(g::Op op);
   void barrier(g::Op op);
@@ -296,6 +300,12 @@ Commit Exec::run() {
   }
   word_ = c_.insn = s_.spec.module->text[pc];
   info_ = c_.info = s_.decoded[pc];
+  if (coverage_enabled()) {
+    if (s_.pc_form.empty()) s_.pc_form.resize(s_.spec.module->text.size());
+    if (!s_.pc_form[pc]) s_.pc_form[pc] = &coverage().forms[instruction_form(word_)];  // map nodes do not move
+    ++*s_.pc_form[pc];
+    ++coverage().stack_depth[std::min<size_t>(w_.stack.size(), 32)];
+  }
   if (!info_) fault(FaultKind::InvalidInstruction, isa::decode(word_).error);
   check_registers();
   for (unsigned i = 0; i < info_->num_operands; ++i)
@@ -491,6 +501,7 @@ void Exec::memory_op(g::Op op) {
   const bool is_load = op == g::Op::LDG || op == g::Op::LDS || op == g::Op::LDL || op == g::Op::LD || op == g::Op::LDC;
   const unsigned mem_index = is_load ? 1 : 0;
   const uint64_t rd = f(Field::rd);
+  if (coverage_enabled() && (op == g::Op::LDS || op == g::Op::STS)) count_bank_degree(mem_index);
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
     if (!(exec_ >> lane & 1)) continue;
     std::array<uint8_t, 16> buf{};
@@ -524,6 +535,23 @@ void Exec::memory_op(g::Op op) {
     if (msz == g::Msz::S8) v[0] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v[0])));
     if (msz == g::Msz::S16) v[0] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v[0])));
     write_regs(lane, rd, std::max(bytes / 4, 1u), v);
+  }
+}
+
+// Coverage: the bank-conflict degree of each half-warp of a shared load or store, the most distinct
+// words any one bank serves (a word read by several lanes is one broadcast).
+void Exec::count_bank_degree(unsigned mem_index) const {
+  const uint32_t banks = s_.spec.config->shared_banks;
+  for (unsigned half = 0; half < 2; ++half) {
+    std::map<uint32_t, std::set<uint32_t>> words;  // bank -> words
+    for (unsigned lane = 16 * half; lane < 16 * half + 16; ++lane)
+      if (exec_ >> lane & 1) {
+        const uint32_t word = address(lane, operand(mem_index)) / 4;
+        words[word % banks].insert(word);
+      }
+    size_t degree = 0;
+    for (const auto& [bank, w] : words) degree = std::max(degree, w.size());
+    if (degree) ++coverage().bank_degree[std::min<size_t>(degree, 16)];
   }
 }
 

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "golden/coverage.hpp"
+
 namespace tsm::golden {
 
 const char* to_string(FaultKind kind) {
@@ -37,6 +39,8 @@ std::string describe(FaultKind kind, const std::string& what, const FaultSite& s
 }  // namespace
 
 Fault::Fault(FaultKind k, std::string what, FaultSite s)
-    : std::runtime_error(describe(k, what, s)), kind(k), detail(std::move(what)), site(std::move(s)) {}
+    : std::runtime_error(describe(k, what, s)), kind(k), detail(std::move(what)), site(std::move(s)) {
+  if (coverage_enabled()) ++coverage().faults[to_string(k)];
+}
 
 }  // namespace tsm::golden

@@ -93,6 +93,7 @@ struct State {
   uint64_t next_block = 0;
   uint64_t blocks_done = 0;
   LaunchStats stats;
+  std::vector<uint64_t*> pc_form;  // while coverage is on: per PC, its form's count in coverage().forms
 
   Dim3 block_index(uint64_t linear) const;
   Dim3 thread_index(uint32_t linear) const;

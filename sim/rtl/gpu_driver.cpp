@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "config/occupancy.hpp"
+#include "golden/coverage.hpp"
 #include "isa/isa.hpp"
 
 namespace tsm::rtl {
@@ -313,6 +314,11 @@ golden::LaunchStats RtlBackend::launch(const golden::LaunchSpec& in) {
     last_ = RtlLaunchInfo{cycle_ - run.start, run.retired, memory_.counters(), {}};
     for (unsigned k = 0; k < kNumCounters; ++k) last_.counters[k] = read_counter(run, k);
     for (unsigned k = 0; k < kNumCounters; ++k) totals_[k] += last_.counters[k];
+    if (golden::coverage_enabled()) {  // the stall reasons this launch reached (docs/sm-rtl.md §4)
+      golden::coverage().stalls["scoreboard"] += last_.counters[5];
+      golden::coverage().stalls["barrier"] += last_.counters[6];
+      golden::coverage().stalls["fetch"] += last_.counters[7];
+    }
     return stats;
   } catch (...) {
     needs_reset_ = true;  // the GPU may be mid-launch: start the next one from reset

@@ -37,9 +37,10 @@ class Case:
     name: str                 # e.g. suite.small.saxpy.b100, random.g80.2001-2012
     config: str               # the SM configuration it runs on
     argv: list[str]           # tsm-tool arguments (without the tool itself)
-    kind: str                 # "suite" or "random"
+    kind: str                 # "suite", "random" or "fault"
     expect: str               # regex that a passing run prints
     full_only: bool = False   # part of --full only
+    command: list[str] | None = None  # the whole command, when it is not tsm-tool's
     # filled in by the run
     status: str = "not run"   # pass, FAIL, timeout, not run
     seconds: float = 0.0
@@ -180,14 +181,18 @@ def first_problem(case: Case) -> str:
 
 
 class Runner:
-    def __init__(self, tool: str, jobs: int, log_dir: Path, fail_fast: bool, timeout: float, mutant: int):
+    def __init__(self, tool: str, jobs: int, log_dir: Path, fail_fast: bool, timeout: float, mutant: int,
+                 env: dict | None = None):
         self.tool, self.jobs, self.log_dir, self.fail_fast, self.timeout, self.mutant = tool, jobs, log_dir, fail_fast, timeout, mutant
+        self.env = env
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.procs: set[subprocess.Popen] = set()
         self.done = 0
 
     def argv(self, case: Case) -> list[str]:
+        if case.command:
+            return list(case.command)
         argv = [self.tool] + case.argv
         if self.mutant:
             argv += ["--mutant", str(self.mutant)]
@@ -201,7 +206,7 @@ class Runner:
         start = time.monotonic()
         try:
             p = subprocess.Popen(self.argv(case), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                 errors="replace", start_new_session=True)
+                                 errors="replace", start_new_session=True, env=self.env)
         except OSError as e:
             case.status, case.output = "FAIL", f"cannot start {self.tool}: {e}"
             return self.finish(case, start, total)
@@ -287,6 +292,116 @@ def save_failing_kernels(case: Case, runner: Runner) -> None:
             case.saved.append(str(target.relative_to(ROOT)))
 
 
+def fault_cases(tool: str, work: Path) -> list[Case]:
+    """The run-time bad-input cases of docs/errors.md (faults on the golden model and the RTL), run
+    through their own checker: with --coverage, so that fault kinds count."""
+    errors = ROOT / "tests" / "errors" / "errors.json"
+    checker = ROOT / "tests" / "tools" / "check_error_case.py"
+    cases = []
+    for e in json.loads(errors.read_text()):
+        if e["area"] == "Run time":
+            cmd = [sys.executable, str(checker), tool, str(ROOT), str(errors), str(work), e["id"]]
+            config = e["run"][e["run"].index("--config") + 1] if "--config" in e["run"] else "g80"
+            cases.append(Case(f"fault.{e['id']}", config, e["run"], "fault", r"^ok$", command=cmd))
+    return cases
+
+
+def isa_suffixes() -> dict[str, tuple[set[str], set]]:
+    """Per mnemonic, every suffix its syntax line in the generated ISA reference allows."""
+    out: dict[str, set[str]] = {}
+    text = (ROOT / "docs" / "isa.md").read_text(encoding="utf-8")
+    for m in re.finditer(r"^\[@\[!\]Pg\] ([A-Z0-9_]+)(\S*)", text, re.M):
+        if m.group(1) == "MNEMONIC":  # the page's explanation of the syntax
+            continue
+        tokens, defaults = set(), set()
+        for group in re.findall(r"\.\{([^}]*)\}|\[\.([^\]]*)\]|\.([A-Z0-9_]+)", m.group(2)):
+            for alt in filter(None, group):
+                tokens.update(alt.split("|"))
+            if group[1] and "|" in group[1]:
+                # An optional choice the disassembler leaves out when it is the default: 32 for
+                # access sizes, else the first (RN, LO, AND, ...).
+                alts = group[1].split("|")
+                defaults.add((frozenset(alts), "32" if "32" in alts else alts[0]))
+        out[m.group(1)] = (tokens, defaults)
+    return out
+
+
+def merge_coverage(cov_dir: Path) -> dict:
+    total = {"forms": {}, "stack_depth": [0] * 33, "bank_degree": [0] * 17, "faults": {}, "stalls": {}, "processes": 0}
+    for f in sorted(cov_dir.glob("coverage-*.json")):
+        try:
+            c = json.loads(f.read_text())
+        except ValueError:
+            continue
+        total["processes"] += 1
+        for key in ("forms", "faults", "stalls"):
+            for k, v in c[key].items():
+                total[key][k] = total[key].get(k, 0) + v
+        for key in ("stack_depth", "bank_degree"):
+            for i, v in enumerate(c[key]):
+                total[key][i] += v
+    return total
+
+
+def coverage_markdown(cov: dict, what: str) -> str:
+    suffixes = isa_suffixes()
+    by_mn: dict[str, dict[str, int]] = {}
+    for form, n in cov["forms"].items():
+        by_mn.setdefault(form.split(".")[0], {})[form] = n
+    lines = ["# Coverage of the regression", "",
+             f"<!-- Generated by ./tsm regress {what} --coverage; refresh with: "
+             "./tsm regress --coverage docs/coverage.md -->", "",
+             f"What `./tsm regress {what}` reached ({cov['processes']} tool processes: the suite kernels and random kernels "
+             "on the RTL in lockstep, and the run-time fault cases of [errors.md](errors.md)). Instruction forms, "
+             "reconvergence-stack depths and bank-conflict degrees are counted by the golden model, which executes "
+             "every instruction the RTL retires; stall reasons are the RTL's counters ([sm-rtl.md](sm-rtl.md) §4).", ""]
+    never_op = sorted(m for m in suffixes if m not in by_mn)
+    lines += ["## Instruction forms", "",
+              f"{sum(len(v) for v in by_mn.values())} forms (mnemonic with suffixes) of {len(by_mn)} of the ISA's "
+              f"{len(suffixes)} instructions executed, {sum(cov['forms'].values()):,} warp instructions in all.", ""]
+    lines += ["| instruction | forms | warp instructions | suffixes never executed |", "|---|---|---|---|"]
+    for mn in sorted(suffixes):
+        forms = by_mn.get(mn, {})
+        tokens, defaults = suffixes[mn]
+        seen = set()
+        for f in forms:
+            parts = set(f.split(".")[1:])
+            seen |= parts
+            seen |= {d for alts, d in defaults if not (alts & parts)}
+        missing = sorted(tokens - seen)
+        if not forms:
+            lines.append(f"| {mn} | 0 | 0 | **never executed** |")
+        else:
+            lines.append(f"| {mn} | {len(forms)} | {sum(forms.values()):,} | {' '.join('.' + t for t in missing) or '—'} |")
+    lines += ["", f"Never executed: {', '.join(never_op) if never_op else 'none'}.", ""]
+    lines += ["## Reconvergence-stack depth", "", "Warp instructions by the entries on their warp's stack when they issued:", "",
+              "| depth | " + " | ".join(str(d) for d in range(len(cov["stack_depth"])) if cov["stack_depth"][d]) + " |",
+              "|---|" + "---|" * sum(1 for v in cov["stack_depth"] if v),
+              "| warp instructions | " + " | ".join(f"{v:,}" for v in cov["stack_depth"] if v) + " |", ""]
+    deepest = max((d for d, v in enumerate(cov["stack_depth"]) if v), default=0)
+    lines += [f"Deepest: {deepest} entries.", ""]
+    lines += ["## Shared-memory bank conflicts", "",
+              "Half-warp shared loads and stores by conflict degree (the most distinct words one bank serves; 1: "
+              "conflict-free or broadcast):", "", "| degree | half-warp accesses |", "|---|---|"]
+    for d in range(1, 17):
+        lines.append(f"| {d} | {cov['bank_degree'][d]:,} |")
+    never = [str(d) for d in range(1, 17) if not cov["bank_degree"][d]]
+    lines += ["", f"Degrees never reached: {', '.join(never) if never else 'none'}.", ""]
+    kinds = ["out-of-bounds access", "misaligned access", "address out of range", "divergent barrier", "barrier deadlock",
+             "reconvergence stack overflow", "reconvergence stack underflow", "runaway kernel", "invalid instruction", "trap"]
+    lines += ["## Fault kinds", "", "| fault | times raised |", "|---|---|"]
+    for k in sorted(set(kinds) | set(cov["faults"])):
+        lines.append(f"| {k} | {cov['faults'].get(k, 0):,} |")
+    never = [k for k in kinds if not cov["faults"].get(k)]
+    lines += ["", f"Never raised: {', '.join(never) if never else 'none'}.", ""]
+    lines += ["## Stall reasons (RTL)", "", "| reason | SM-clocks |", "|---|---|"]
+    for k in ("scoreboard", "barrier", "fetch"):
+        lines.append(f"| {k} | {cov['stalls'].get(k, 0):,} |")
+    never = [k for k in ("scoreboard", "barrier", "fetch") if not cov["stalls"].get(k)]
+    lines += ["", f"Never reached: {', '.join(never) if never else 'none'}.", ""]
+    return "\n".join(lines)
+
+
 def write_junit(path: Path, cases: list[Case], seconds: float) -> None:
     ran = [c for c in cases if c.status != "not run"]
     failures = sum(c.status in ("FAIL", "timeout") for c in ran)
@@ -342,6 +457,10 @@ def main() -> int:
                     help="CUDA front end of the suite kernels (auto: nvcc where installed)")
     ap.add_argument("--timeout", type=float, default=1800, metavar="S", help="seconds before a case is stopped")
     ap.add_argument("--log-dir", metavar="DIR", help="where each case's log goes (default: BUILD/regress)")
+    ap.add_argument("--coverage", nargs="?", const="", metavar="FILE",
+                    help="also run the run-time fault cases, count what the cases reached (instruction forms, stack "
+                         "depths, bank-conflict degrees, fault kinds, stall reasons) and write it as Markdown to FILE "
+                         "(default: LOG_DIR/coverage.md)")
     ap.add_argument("--tool", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--no-save", action="store_true",
                     help="do not copy failing random kernels to tests/regressions/ (--mutant never copies)")
@@ -367,6 +486,8 @@ def main() -> int:
         print(f"regress: cannot list the suite with '{tool} programs': {e}", file=sys.stderr)
         return 2
     cases = build_cases(programs, frontend)
+    if a.coverage is not None and not a.mutant:
+        cases += fault_cases(tool, log_dir / "faults")
     if a.full_only:
         cases = [c for c in cases if c.full_only]
     elif not a.full:
@@ -407,7 +528,13 @@ def main() -> int:
         order = sorted(cases, key=lambda c: times.get(c.name, 1e9), reverse=True)
 
     log_dir.mkdir(parents=True, exist_ok=True)
-    runner = Runner(tool, a.jobs, log_dir, a.fail_fast, a.timeout, a.mutant)
+    env = None
+    if a.coverage is not None:
+        cov_dir = log_dir / "coverage"
+        shutil.rmtree(cov_dir, ignore_errors=True)
+        cov_dir.mkdir(parents=True)
+        env = dict(os.environ, TSM_COVERAGE_DIR=str(cov_dir))
+    runner = Runner(tool, a.jobs, log_dir, a.fail_fast, a.timeout, a.mutant, env)
     what = "--full" if a.full else "--full-only" if a.full_only else "--quick"
     print(f"regress {what}: {len(cases)} cases, {a.jobs} at a time"
           f"{f', mutant {a.mutant}' if a.mutant else ''}; logs in {log_dir}", flush=True)
@@ -455,6 +582,12 @@ def main() -> int:
     if a.junit:
         write_junit(Path(a.junit), cases, seconds)
         print(f"JUnit XML: {a.junit}")
+    if a.coverage is not None:
+        cov = merge_coverage(log_dir / "coverage")
+        (log_dir / "coverage.json").write_text(json.dumps(cov, indent=1, sort_keys=True))
+        md_path = Path(a.coverage) if a.coverage else log_dir / "coverage.md"
+        md_path.write_text(coverage_markdown(cov, what), encoding="utf-8")
+        print(f"coverage: {md_path} ({len(cov['forms'])} instruction forms, {cov['processes']} processes)")
     for c in failed:
         print(f"\nFAILED {c.name}: {c.problem}\n  log: {log_dir / (c.name + '.log')}\n"
               f"  reproduce: {repro_command(c, a.mutant)}")
