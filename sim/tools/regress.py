@@ -302,7 +302,9 @@ def fault_cases(tool: str, work: Path) -> list[Case]:
         if e["area"] == "Run time":
             cmd = [sys.executable, str(checker), tool, str(ROOT), str(errors), str(work), e["id"]]
             config = e["run"][e["run"].index("--config") + 1] if "--config" in e["run"] else "g80"
-            cases.append(Case(f"fault.{e['id']}", config, e["run"], "fault", r"^ok$", command=cmd))
+            where, _, kind = e["id"].partition(".")
+            name = f"fault.{'rtl' if where == 'fault_rtl' else 'golden'}.{kind}"
+            cases.append(Case(name, config, e["run"], "fault", r"^ok$", command=cmd))
     return cases
 
 

@@ -1,9 +1,11 @@
 // The SP lane's binary32 <-> integer conversions (rtl/sm/tsm_cvt32.sv), as Verilated RTL or as
 // the Yosys netlist of it, against sim/arith's f2i and i2f bit for bit: every integer type of up
 // to 32 bits, every rounding mode, .ftz; floats around every integer range's limits, halfway
-// cases, subnormals, infinities and NaNs; integers of every length and both signs.
+// cases, subnormals, infinities and NaNs; integers of every length and both signs. And against a
+// real NVIDIA GPU's results for every such cvt of the committed reference vectors (tests/refvec).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -15,6 +17,7 @@
 
 #include "arith/fp.hpp"
 #include "pipeline_driver.hpp"
+#include "refvec_data.hpp"
 #include TSM_MODEL_HEADER
 
 namespace {
@@ -28,6 +31,8 @@ struct Case {
   uint32_t x;
   uint8_t itype, rnd;
   bool ftz;
+  uint32_t gpu = 0, mask = 0;  // reference-vector cases: the real GPU's result and its width's bits,
+  const char* ptx = nullptr;   // and the PTX form it ran
 };
 
 std::vector<Case> cases(size_t random_count) {
@@ -78,6 +83,43 @@ TEST(Cvt32, MatchesTheGoldenModelBitForBit) {
                            c.x, c.itype, c.rnd, c.ftz, dut.result_o, want);
       });
   EXPECT_GE(checked, 100000u);
+}
+
+// The GPU's own results: each cvt between f32 and an integer of up to 32 bits (every rounding
+// mode, .ftz) of the reference vectors.
+TEST(Cvt32, MatchesTheRealGpu) {
+  static const std::vector<std::string> ints = {"u8", "s8", "u16", "s16", "u32", "s32"};
+  const auto itype_of = [](const std::string& t) {
+    return static_cast<uint8_t>(std::find(ints.begin(), ints.end(), t) - ints.begin());  // the ISA's order
+  };
+  std::vector<Case> cs;
+  for (const auto& b : tsm::refvec::all_blocks()) {
+    const tsm::refvec::Insn in = tsm::refvec::parse(b.ptx);
+    if (in.op != "cvt" || in.types.size() != 2) continue;
+    const std::string& dst = in.types[0];
+    const std::string& src = in.types[1];
+    const bool f2i = src == "f32" && std::find(ints.begin(), ints.end(), dst) != ints.end();
+    const bool i2f = dst == "f32" && std::find(ints.begin(), ints.end(), src) != ints.end();
+    if (!f2i && !i2f) continue;
+    const uint32_t mask = b.out_width >= 4 ? 0xFFFFFFFFu : (1u << (8 * b.out_width)) - 1;
+    for (size_t i = 0; i < b.count; ++i)
+      cs.push_back({i2f, static_cast<uint32_t>(b.in(i, 0)), itype_of(i2f ? src : dst), static_cast<uint8_t>(in.rnd), in.ftz,
+                    static_cast<uint32_t>(b.outputs[i]), mask, b.ptx.c_str()});
+  }
+  const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
+      cs,
+      [](TSM_MODEL_CLASS& dut, const Case& c) {
+        dut.to_float_i = c.to_float;
+        dut.x_i = c.x;
+        dut.itype_i = c.itype;
+        dut.rnd_i = c.rnd;
+        dut.ftz_i = c.ftz;
+      },
+      [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
+        if ((dut.result_o & c.mask) == c.gpu) return std::nullopt;
+        return fmt::format("{} ({:#010x}): RTL {:#010x}, GPU {:#x}", c.ptx, c.x, dut.result_o, c.gpu);
+      });
+  EXPECT_GE(checked, 25000u);
 }
 
 }  // namespace

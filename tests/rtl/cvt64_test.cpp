@@ -2,7 +2,8 @@
 // Verilated RTL or as the Yosys netlist of it, against sim/arith's f2i and i2f bit for bit: U64
 // and S64, every rounding mode, .ftz; floats around ±2^63 and 2^64, integral ties, subnormals,
 // infinities and NaNs; integers of every length and sign, at the limits and with every kind of
-// tail below binary32's precision (exact, below, at and above half).
+// tail below binary32's precision (exact, below, at and above half). And against a real NVIDIA
+// GPU's results for every such cvt of the committed reference vectors (tests/refvec).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 
 #include "arith/fp.hpp"
 #include "pipeline_driver.hpp"
+#include "refvec_data.hpp"
 #include TSM_MODEL_HEADER
 
 namespace {
@@ -30,6 +32,8 @@ struct Case {
   bool is_signed;
   uint8_t rnd;
   bool ftz;
+  uint64_t gpu = 0;           // reference-vector cases: the real GPU's result,
+  const char* ptx = nullptr;  // and the PTX form it ran
 };
 
 Itype itype(const Case& c) { return c.is_signed ? Itype::S64 : Itype::U64; }
@@ -147,6 +151,37 @@ TEST(Cvt64, MatchesTheGoldenModelBitForBit) {
                            c.is_signed ? "s64" : "u64", c.rnd, c.ftz, dut.result_o, want);
       });
   EXPECT_GE(checked, static_cast<size_t>(TSM_RANDOM_CASES));
+}
+
+// The GPU's own results: each cvt between f32 and u64 or s64 (every rounding mode, .ftz) of the
+// reference vectors.
+TEST(Cvt64, MatchesTheRealGpu) {
+  std::vector<Case> cs;
+  for (const auto& b : tsm::refvec::all_blocks()) {
+    const tsm::refvec::Insn in = tsm::refvec::parse(b.ptx);
+    if (in.op != "cvt" || in.types.size() != 2) continue;
+    const std::string& dst = in.types[0];
+    const std::string& src = in.types[1];
+    const bool f2i = src == "f32" && (dst == "u64" || dst == "s64");
+    const bool i2f = dst == "f32" && (src == "u64" || src == "s64");
+    if (!f2i && !i2f) continue;
+    for (size_t i = 0; i < b.count; ++i)
+      cs.push_back({i2f, b.in(i, 0), (i2f ? src : dst) == "s64", static_cast<uint8_t>(in.rnd), in.ftz, b.outputs[i], b.ptx.c_str()});
+  }
+  const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
+      cs,
+      [](TSM_MODEL_CLASS& dut, const Case& c) {
+        dut.to_float_i = c.to_float;
+        dut.x_i = c.x;
+        dut.signed_i = c.is_signed;
+        dut.rnd_i = c.rnd;
+        dut.ftz_i = c.ftz;
+      },
+      [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
+        if (dut.result_o == c.gpu) return std::nullopt;
+        return fmt::format("{} ({:#018x}): RTL {:#018x}, GPU {:#x}", c.ptx, c.x, static_cast<uint64_t>(dut.result_o), c.gpu);
+      });
+  EXPECT_GE(checked, 5000u);
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 // Yosys netlist of it, against sim/arith's f2f bit for bit: all four format pairs, every rounding
 // mode with and without .rint, .ftz and .sat; zeros, subnormals of both formats, the normal limits,
 // binary16's overflow and underflow thresholds as binary32, halfway cases of both precisions and
-// of the integral position, infinities and NaNs with payloads; and random operands.
+// of the integral position, infinities and NaNs with payloads; and random operands. And against a
+// real NVIDIA GPU's results for every cvt among f16 and f32 of the committed reference vectors
+// (tests/refvec).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 
 #include "arith/fp.hpp"
 #include "pipeline_driver.hpp"
+#include "refvec_data.hpp"
 #include TSM_MODEL_HEADER
 
 namespace {
@@ -30,6 +33,8 @@ struct Case {
   uint32_t x;
   uint8_t sfmt, dfmt, rnd;
   bool rint, ftz, sat;
+  uint32_t gpu = 0;           // reference-vector cases: the real GPU's result,
+  const char* ptx = nullptr;  // and the PTX form it ran
 };
 
 // binary32 values: zeros and subnormals, normal limits, binary16's limits (max 65504, overflow
@@ -123,6 +128,40 @@ TEST(F2f, MatchesTheGoldenModelBitForBit) {
                            dut.result_o, want);
       });
   EXPECT_GE(checked, static_cast<size_t>(TSM_RANDOM_CASES));
+}
+
+// The GPU's own results: each cvt among f16 and f32 (narrowing, widening and same-size integral
+// rounding; .ftz, .sat) of the reference vectors.
+TEST(F2f, MatchesTheRealGpu) {
+  std::vector<Case> cs;
+  for (const auto& b : tsm::refvec::all_blocks()) {
+    const tsm::refvec::Insn in = tsm::refvec::parse(b.ptx);
+    if (in.op != "cvt" || in.types.size() != 2) continue;
+    const std::string& dst = in.types[0];
+    const std::string& src = in.types[1];
+    if ((dst != "f16" && dst != "f32") || (src != "f16" && src != "f32")) continue;
+    const auto fmt_of = [](const std::string& t) { return static_cast<uint8_t>(t == "f16" ? 0 : 1); };  // the ISA's ftype
+    for (size_t i = 0; i < b.count; ++i)
+      cs.push_back({static_cast<uint32_t>(b.in(i, 0)), fmt_of(src), fmt_of(dst), static_cast<uint8_t>(in.rnd), in.rint, in.ftz,
+                    in.sat, static_cast<uint32_t>(b.outputs[i]), b.ptx.c_str()});
+  }
+  const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
+      cs,
+      [](TSM_MODEL_CLASS& dut, const Case& c) {
+        dut.x_i = c.x;
+        dut.sfmt_i = c.sfmt;
+        dut.dfmt_i = c.dfmt;
+        dut.rnd_i = c.rnd;
+        dut.rint_i = c.rint;
+        dut.ftz_i = c.ftz;
+        dut.sat_i = c.sat;
+      },
+      [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
+        const uint32_t mask = c.dfmt == 0 ? 0xFFFFu : 0xFFFFFFFFu;
+        if ((dut.result_o & mask) == c.gpu) return std::nullopt;
+        return fmt::format("{} ({:#010x}): RTL {:#010x}, GPU {:#x}", c.ptx, c.x, dut.result_o, c.gpu);
+      });
+  EXPECT_GE(checked, 5000u);
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // netlist of it, against sim/arith's cmp_f32, min_f32 and max_f32 bit for bit: every comparison,
 // with and without .ftz and FMNMX.NAN, on all pairs of special values (zeros of both signs,
 // subnormals, infinities, quiet and signaling NaNs) and random operands, many of them equal or
-// differing in one bit.
+// differing in one bit; and against a real NVIDIA GPU's results for every f32 min, max and setp of
+// the committed reference vectors (tests/refvec, docs/reference-vectors.md).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 
 #include "arith/fp.hpp"
 #include "pipeline_driver.hpp"
+#include "refvec_data.hpp"
 #include TSM_MODEL_HEADER
 
 namespace {
@@ -26,6 +28,9 @@ struct Case {
   uint32_t a, b;
   uint8_t fcmp;
   bool ftz, nan;
+  const char* gpu_op = nullptr;  // reference-vector cases: min, max or setp,
+  uint32_t gpu = 0;              // the real GPU's result,
+  const char* ptx = nullptr;     // and the PTX form it ran
 };
 
 std::vector<Case> cases(size_t random_count) {
@@ -67,6 +72,37 @@ TEST(Fcmp32, MatchesTheGoldenModelBitForBit) {
                            c.a, c.b, c.fcmp, c.ftz, c.nan, dut.pred_o, dut.min_o, dut.max_o, pred, mn, mx);
       });
   EXPECT_GE(checked, 100000u);
+}
+
+// The GPU's own results: each f32 min, max (with and without .ftz and .NaN) and setp (every
+// comparison, with and without .ftz) of the reference vectors.
+TEST(Fcmp32, MatchesTheRealGpu) {
+  std::vector<Case> cs;
+  for (const auto& b : tsm::refvec::all_blocks()) {
+    const tsm::refvec::Insn in = tsm::refvec::parse(b.ptx);
+    if (in.type() != "f32" || !(in.op == "min" || in.op == "max" || in.op == "setp")) continue;
+    const char* op = in.op == "min" ? "min" : in.op == "max" ? "max" : "setp";
+    const auto fcmp = static_cast<uint8_t>(in.cmp ? *in.cmp : tsm::refvec::Fcmp::EQ);
+    for (size_t i = 0; i < b.count; ++i)
+      cs.push_back({static_cast<uint32_t>(b.in(i, 0)), static_cast<uint32_t>(b.in(i, 1)), fcmp, in.ftz, in.nan, op,
+                    static_cast<uint32_t>(b.outputs[i]), b.ptx.c_str()});
+  }
+  const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
+      cs,
+      [](TSM_MODEL_CLASS& dut, const Case& c) {
+        dut.a_i = c.a;
+        dut.b_i = c.b;
+        dut.fcmp_i = c.fcmp;
+        dut.ftz_i = c.ftz;
+        dut.nan_i = c.nan;
+      },
+      [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
+        const std::string op = c.gpu_op;
+        const uint32_t got = op == "min" ? dut.min_o : op == "max" ? dut.max_o : dut.pred_o;
+        if (got == c.gpu) return std::nullopt;
+        return fmt::format("{} ({:#010x}, {:#010x}): RTL {:#x}, GPU {:#x}", c.ptx, c.a, c.b, got, c.gpu);
+      });
+  EXPECT_GE(checked, 34000u);
 }
 
 }  // namespace
