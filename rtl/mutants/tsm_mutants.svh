@@ -1,6 +1,7 @@
 // Deliberate bugs for showing that the regression can fail (docs/regression.md §3). This file is
-// read first, and only, by the Verilated `small_mutants` model (sim/rtl_model/CMakeLists.txt); no
-// other model, lint run or synthesis sees it, so every `ifdef TSM_MUTANTS block is absent there.
+// read first, and only, by the Verilated mutant model Vtsm_gpu_small_mutants
+// (sim/rtl_model/CMakeLists.txt) and by its lint test; no other model, lint run or synthesis sees
+// it, so every `ifdef TSM_MUTANTS block is absent there.
 //
 // All mutants are compiled into that one model (a mutant schema). The run-time argument
 // +tsm+mutant=N switches mutant N on; without it, or with 0, the model is the unmutated RTL.

@@ -72,7 +72,6 @@ LaunchStats GoldenModel::run() {
 
 // ---- State ----------------------------------------------------------------------------------------
 
-
 State::State(const LaunchSpec& sp, const Occupancy& o, DeviceMemory& mem) : spec(sp), occ(o), memory(mem) {
   const auto& cfg = *spec.config;
   nregs = spec.kernel->regs;
