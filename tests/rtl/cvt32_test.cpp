@@ -64,16 +64,19 @@ std::vector<Case> cases(size_t random_count) {
   return out;
 }
 
+// One case's operands on the unit's inputs.
+void drive(TSM_MODEL_CLASS& dut, const Case& c) {
+  dut.to_float_i = c.to_float;
+  dut.x_i = c.x;
+  dut.itype_i = c.itype;
+  dut.rnd_i = c.rnd;
+  dut.ftz_i = c.ftz;
+}
+
 TEST(Cvt32, MatchesTheGoldenModelBitForBit) {
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cases(TSM_RANDOM_CASES),
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.to_float_i = c.to_float;
-        dut.x_i = c.x;
-        dut.itype_i = c.itype;
-        dut.rnd_i = c.rnd;
-        dut.ftz_i = c.ftz;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         const uint32_t want = static_cast<uint32_t>(
             c.to_float ? tsm::fp::i2f(c.x, static_cast<Itype>(c.itype), Ftype::F32, static_cast<Rnd>(c.rnd))
@@ -108,13 +111,7 @@ TEST(Cvt32, MatchesTheRealGpu) {
   }
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cs,
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.to_float_i = c.to_float;
-        dut.x_i = c.x;
-        dut.itype_i = c.itype;
-        dut.rnd_i = c.rnd;
-        dut.ftz_i = c.ftz;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         if ((dut.result_o & c.mask) == c.gpu) return std::nullopt;
         return fmt::format("{} ({:#010x}): RTL {:#010x}, GPU {:#x}", c.ptx, c.x, dut.result_o, c.gpu);

@@ -133,16 +133,19 @@ std::vector<Case> cases(size_t random_count) {
   return out;
 }
 
+// One case's operands on the unit's inputs.
+void drive(TSM_MODEL_CLASS& dut, const Case& c) {
+  dut.to_float_i = c.to_float;
+  dut.x_i = c.x;
+  dut.signed_i = c.is_signed;
+  dut.rnd_i = c.rnd;
+  dut.ftz_i = c.ftz;
+}
+
 TEST(Cvt64, MatchesTheGoldenModelBitForBit) {
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cases(TSM_RANDOM_CASES),
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.to_float_i = c.to_float;
-        dut.x_i = c.x;
-        dut.signed_i = c.is_signed;
-        dut.rnd_i = c.rnd;
-        dut.ftz_i = c.ftz;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         const uint64_t want = c.to_float ? tsm::fp::i2f(c.x, itype(c), Ftype::F32, static_cast<Rnd>(c.rnd))
                                          : tsm::fp::f2i(c.x, Ftype::F32, itype(c), static_cast<Rnd>(c.rnd), c.ftz);
@@ -170,13 +173,7 @@ TEST(Cvt64, MatchesTheRealGpu) {
   }
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cs,
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.to_float_i = c.to_float;
-        dut.x_i = c.x;
-        dut.signed_i = c.is_signed;
-        dut.rnd_i = c.rnd;
-        dut.ftz_i = c.ftz;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         if (dut.result_o == c.gpu) return std::nullopt;
         return fmt::format("{} ({:#018x}): RTL {:#018x}, GPU {:#x}", c.ptx, c.x, static_cast<uint64_t>(dut.result_o), c.gpu);

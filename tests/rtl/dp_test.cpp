@@ -311,22 +311,25 @@ std::vector<Case> cases(size_t random_count) {
   return out;
 }
 
+// One case's operands on the unit's inputs.
+void drive(TSM_MODEL_CLASS& dut, const Case& c) {
+  dut.op_i = c.op;
+  dut.a_i = c.a;
+  dut.b_i = c.b;
+  dut.c_i = c.c;
+  dut.rnd_i = c.rnd;
+  dut.fcmp_i = c.fcmp;
+  dut.itype_i = c.itype;
+  dut.rint_i = c.rint;
+  dut.ftz_i = c.ftz;
+  dut.sat_i = c.sat;
+  dut.nan_i = c.nan;
+}
+
 TEST(Dp, MatchesTheGoldenModelBitForBit) {
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cases(TSM_RANDOM_CASES),
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.op_i = c.op;
-        dut.a_i = c.a;
-        dut.b_i = c.b;
-        dut.c_i = c.c;
-        dut.rnd_i = c.rnd;
-        dut.fcmp_i = c.fcmp;
-        dut.itype_i = c.itype;
-        dut.rint_i = c.rint;
-        dut.ftz_i = c.ftz;
-        dut.sat_i = c.sat;
-        dut.nan_i = c.nan;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         const Expected want = golden(c);
         if (dut.result_o == want.result && static_cast<bool>(dut.pred_o) == want.pred) return std::nullopt;
@@ -384,19 +387,7 @@ TEST(Dp, MatchesTheRealGpu) {
   size_t next = 0;  // results come back in order
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cs,
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.op_i = c.op;
-        dut.a_i = c.a;
-        dut.b_i = c.b;
-        dut.c_i = c.c;
-        dut.rnd_i = c.rnd;
-        dut.fcmp_i = c.fcmp;
-        dut.itype_i = c.itype;
-        dut.rint_i = c.rint;
-        dut.ftz_i = c.ftz;
-        dut.sat_i = c.sat;
-        dut.nan_i = c.nan;
-      },
+      drive,
       [&](TSM_MODEL_CLASS& dut, const Case&) -> std::optional<std::string> {
         const Gpu& g = gs[next++];
         if ((dut.result_o & g.mask) == g.result) return std::nullopt;

@@ -107,18 +107,21 @@ std::vector<Case> cases(size_t random_count) {
   return out;
 }
 
+// One case's operands on the unit's inputs.
+void drive(TSM_MODEL_CLASS& dut, const Case& c) {
+  dut.x_i = c.x;
+  dut.sfmt_i = c.sfmt;
+  dut.dfmt_i = c.dfmt;
+  dut.rnd_i = c.rnd;
+  dut.rint_i = c.rint;
+  dut.ftz_i = c.ftz;
+  dut.sat_i = c.sat;
+}
+
 TEST(F2f, MatchesTheGoldenModelBitForBit) {
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cases(TSM_RANDOM_CASES),
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.x_i = c.x;
-        dut.sfmt_i = c.sfmt;
-        dut.dfmt_i = c.dfmt;
-        dut.rnd_i = c.rnd;
-        dut.rint_i = c.rint;
-        dut.ftz_i = c.ftz;
-        dut.sat_i = c.sat;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         const uint64_t want = tsm::fp::f2f(c.x, static_cast<Ftype>(c.sfmt), static_cast<Ftype>(c.dfmt),
                                            static_cast<Rnd>(c.rnd), c.rint, c.ftz, c.sat);
@@ -147,15 +150,7 @@ TEST(F2f, MatchesTheRealGpu) {
   }
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cs,
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.x_i = c.x;
-        dut.sfmt_i = c.sfmt;
-        dut.dfmt_i = c.dfmt;
-        dut.rnd_i = c.rnd;
-        dut.rint_i = c.rint;
-        dut.ftz_i = c.ftz;
-        dut.sat_i = c.sat;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         const uint32_t mask = c.dfmt == 0 ? 0xFFFFu : 0xFFFFFFFFu;
         if ((dut.result_o & mask) == c.gpu) return std::nullopt;

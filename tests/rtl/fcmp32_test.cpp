@@ -54,16 +54,19 @@ std::vector<Case> cases(size_t random_count) {
   return out;
 }
 
+// One case's operands on the unit's inputs.
+void drive(TSM_MODEL_CLASS& dut, const Case& c) {
+  dut.a_i = c.a;
+  dut.b_i = c.b;
+  dut.fcmp_i = c.fcmp;
+  dut.ftz_i = c.ftz;
+  dut.nan_i = c.nan;
+}
+
 TEST(Fcmp32, MatchesTheGoldenModelBitForBit) {
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cases(TSM_RANDOM_CASES),
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.a_i = c.a;
-        dut.b_i = c.b;
-        dut.fcmp_i = c.fcmp;
-        dut.ftz_i = c.ftz;
-        dut.nan_i = c.nan;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         const bool pred = tsm::fp::cmp_f32(static_cast<Fcmp>(c.fcmp), c.a, c.b, c.ftz);
         const uint32_t mn = tsm::fp::min_f32(c.a, c.b, c.ftz, c.nan), mx = tsm::fp::max_f32(c.a, c.b, c.ftz, c.nan);
@@ -89,13 +92,7 @@ TEST(Fcmp32, MatchesTheRealGpu) {
   }
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cs,
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.a_i = c.a;
-        dut.b_i = c.b;
-        dut.fcmp_i = c.fcmp;
-        dut.ftz_i = c.ftz;
-        dut.nan_i = c.nan;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         const std::string op = c.gpu_op;
         const uint32_t got = op == "min" ? dut.min_o : op == "max" ? dut.max_o : dut.pred_o;

@@ -77,17 +77,20 @@ std::vector<Case> cases(size_t random_count) {
   return out;
 }
 
+// One case's operands on the unit's inputs.
+void drive(TSM_MODEL_CLASS& dut, const Case& c) {
+  dut.a_i = c.a;
+  dut.b_i = c.b;
+  dut.c_i = c.c;
+  dut.rnd_i = c.rnd;
+  dut.ftz_i = c.ftz;
+  dut.sat_i = c.sat;
+}
+
 TEST(Fma32, MatchesTheGoldenModelBitForBit) {
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cases(TSM_RANDOM_CASES),
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.a_i = c.a;
-        dut.b_i = c.b;
-        dut.c_i = c.c;
-        dut.rnd_i = c.rnd;
-        dut.ftz_i = c.ftz;
-        dut.sat_i = c.sat;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         const uint32_t want = tsm::fp::fma_f32(c.a, c.b, c.c, static_cast<Rnd>(c.rnd), c.ftz, c.sat);
         if (dut.result_o == want) return std::nullopt;
@@ -116,14 +119,7 @@ TEST(Fma32, MatchesTheRealGpu) {
   }
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cs,
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.a_i = c.a;
-        dut.b_i = c.b;
-        dut.c_i = c.c;
-        dut.rnd_i = c.rnd;
-        dut.ftz_i = c.ftz;
-        dut.sat_i = c.sat;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         if (dut.result_o == *c.gpu) return std::nullopt;
         return fmt::format("{} ({:#010x}, {:#010x}, {:#010x} as fma): RTL {:#010x}, GPU {:#010x}", c.ptx, c.a, c.b, c.c,

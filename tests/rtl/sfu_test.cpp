@@ -58,14 +58,17 @@ std::vector<Case> cases(size_t random_per_function) {
   return out;
 }
 
+// One case's operands on the unit's inputs.
+void drive(TSM_MODEL_CLASS& dut, const Case& c) {
+  dut.func_i = c.func;
+  dut.x_i = c.x;
+  dut.ftz_i = c.ftz;
+}
+
 TEST(Sfu, MatchesTheGoldenModelBitForBit) {
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cases(TSM_RANDOM_CASES),
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.func_i = c.func;
-        dut.x_i = c.x;
-        dut.ftz_i = c.ftz;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         const uint32_t want = tsm::sfu::evaluate(static_cast<Mufu>(c.func), c.x, c.ftz);
         if (dut.result_o == want) return std::nullopt;
@@ -91,11 +94,7 @@ TEST(Sfu, MatchesTheGoldenModelOnTheGpuInputs) {
   }
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cs,
-      [](TSM_MODEL_CLASS& dut, const Case& c) {
-        dut.func_i = c.func;
-        dut.x_i = c.x;
-        dut.ftz_i = c.ftz;
-      },
+      drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
         const uint32_t want = tsm::sfu::evaluate(static_cast<Mufu>(c.func), c.x, c.ftz);
         if (dut.result_o == want) return std::nullopt;
