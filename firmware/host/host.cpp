@@ -139,7 +139,19 @@ Runtime::ModuleId load_kernel(Runtime& rt, const HostOptions& o, const std::stri
   // Like a CUDA programmer who passes --maxrregcount for the block size they launch, compile with
   // the register budget a block of o.block threads may use on this configuration (spilling if the
   // kernel needs more). Launch shapes with the same budget share one compilation.
-  const uint32_t budget = o.block ? std::max(1u, max_regs_for_block(rt.config(), Dim3{o.block, 1, 1})) : 128;
+  const uint32_t budget = o.block ? max_regs_for_block(rt.config(), Dim3{o.block, 1, 1}) : 128;
+  if (budget == 0) {
+    // The block cannot run on this configuration at all: say why, before the compiler is asked to
+    // fit the kernel into no registers.
+    try {
+      (void)compute_occupancy(rt.config(), Dim3{o.block, 1, 1}, KernelResources{1, 0});
+    } catch (const LaunchConfigError& e) {
+      throw RuntimeError(ErrorCode::InvalidConfiguration, fmt::format("launch of '{}': {}", name, e.what()));
+    }
+    throw RuntimeError(ErrorCode::LaunchOutOfResources,
+                       fmt::format("launch of '{}': a block of {} threads does not fit configuration {} even with one register per thread",
+                                   name, o.block, rt.config().name));
+  }
   static std::map<std::string, Module> cache;
   const std::string path = fmt::format("{}/cuda/{}.cu", o.firmware_dir, name);
   const std::string key = fmt::format("{}\n{}\n{}", path, o.frontend, budget);

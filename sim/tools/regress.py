@@ -95,7 +95,14 @@ def saved_cases() -> list[Case]:
     return cases
 
 
-def build_cases(programs: list[dict], frontend: str) -> list[Case]:
+def max_threads_per_block(tool: str, config: str) -> int:
+    """The configuration's max_threads_per_block, from `tsm-tool configs NAME`."""
+    out = subprocess.run([tool, "configs", config], capture_output=True, text=True).stdout
+    m = re.search(r"^\s*max_threads_per_block\s+(\d+)", out, re.M)
+    return int(m.group(1)) if m else 1 << 30
+
+
+def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
     cases: list[Case] = []
     names = [p["name"] for p in programs]
     shapes = {p["name"]: p["shapes"] for p in programs}
@@ -140,12 +147,14 @@ def build_cases(programs: list[dict], frontend: str) -> list[Case]:
                                                           "--verilator-arg", "+verilator+seed+7"], tag=".randreset")
     cases += saved_cases()
 
-    # --full adds: every tested shape of every kernel on small (2 SMs and 1), g80 and gt200, the
-    # assembly on g80, and 450 more random kernels.
+    # --full adds: every tested shape of every kernel on small (2 SMs and 1), g80 and gt200 that the
+    # configuration allows (small: at most 256 threads a block), the assembly on g80, and 450 more
+    # random kernels.
     have = {c.name for c in cases}
+    limit = {config: max_threads_per_block(tool, config) for config in ("small", "g80", "gt200")}
     for prog in names:
         for config, sms in (("small", 0), ("small", 1), ("g80", 0), ("gt200", 0)):
-            for block in shapes[prog]:
+            for block in [b for b in shapes[prog] if b <= limit[config]]:
                 c = suite_case(prog, config, block, frontend, True, sms=sms)
                 if c.name not in have:
                     cases.append(c)
@@ -487,7 +496,7 @@ def main() -> int:
     except (subprocess.CalledProcessError, json.JSONDecodeError) as e:
         print(f"regress: cannot list the suite with '{tool} programs': {e}", file=sys.stderr)
         return 2
-    cases = build_cases(programs, frontend)
+    cases = build_cases(programs, frontend, tool)
     if a.coverage is not None and not a.mutant:
         cases += fault_cases(tool, log_dir / "faults")
     if a.full_only:
