@@ -28,7 +28,11 @@ struct Format {
   /// Exponent of the smallest normal number (2^min_exp).
   constexpr int min_exp() const { return 1 - bias(); }
   constexpr int max_biased_exp() const { return (1 << exp_bits) - 1; }
-  constexpr uint64_t value_mask() const { return (uint64_t{1} << (exp_bits + frac_bits + 1)) - 1; }
+  /// All bits of an encoding (binary64: all 64, where a shift by the width would be undefined).
+  constexpr uint64_t value_mask() const {
+    const int width = exp_bits + frac_bits + 1;
+    return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+  }
   constexpr uint64_t sign_mask() const { return uint64_t{1} << (exp_bits + frac_bits); }
   constexpr uint64_t frac_mask() const { return (uint64_t{1} << frac_bits) - 1; }
   /// The top fraction bit, set in quiet NaNs.

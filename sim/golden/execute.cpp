@@ -573,42 +573,54 @@ void Exec::atomic(g::Op op) {
     load(sp, lane, addr, bytes, buf.data());
     uint64_t old = 0;
     std::memcpy(&old, buf.data(), bytes);
+    // `base` is the value the operation combines with, `old` the one the thread gets back.
+    uint64_t base = old;
     if (sp == Space::Global && in_.memory_results) {
+      // In lockstep the memory's order decides the old values: the RTL's. An operation whose
+      // final memory does not depend on the order (integer ADD, MIN, MAX, AND, OR, XOR) still
+      // combines with the golden model's own memory, so that reductions, which return no old
+      // value, and atomics the golden model steps in another order than memory performed them
+      // end in the same memory; INC, DEC, EXCH, CAS and f32 ADD follow the RTL's order.
       const auto& r = (*in_.memory_results)[lane];
       old = r[0] | (wide ? uint64_t{r[1]} << 32 : 0);
+      const auto order_free = [](g::Aop aop) {
+        return aop == g::Aop::ADD || aop == g::Aop::MIN || aop == g::Aop::MAX || aop == g::Aop::AND || aop == g::Aop::OR ||
+               aop == g::Aop::XOR;
+      };
+      if (cas || type == g::Atype::F32 || !order_free(e<g::Aop>(Field::aop))) base = old;
     }
     const uint64_t b = b_value(lane);
-    uint64_t nv = old;
+    uint64_t nv = base;
     if (cas) {
       const uint64_t swap = wide ? reg64(lane, f(Field::rc)) : reg(lane, f(Field::rc));
-      if (old == b) nv = swap;
+      if (base == b) nv = swap;
     } else {
       const bool sgn = type == g::Atype::S32 || type == g::Atype::S64;
       const auto as_signed = [&](uint64_t v) { return wide ? static_cast<int64_t>(v) : int64_t{static_cast<int32_t>(v)}; };
       switch (e<g::Aop>(Field::aop)) {
         case g::Aop::ADD:
           // PTX: atom.add.f32 on global memory flushes subnormal inputs and results; on shared memory it does not.
-          nv = type == g::Atype::F32 ? fp::add_f32(static_cast<uint32_t>(old), static_cast<uint32_t>(b), g::Rnd::RN, sp == Space::Global, false)
-                                     : old + b;
+          nv = type == g::Atype::F32 ? fp::add_f32(static_cast<uint32_t>(base), static_cast<uint32_t>(b), g::Rnd::RN, sp == Space::Global, false)
+                                     : base + b;
           break;
         case g::Aop::MIN:
         case g::Aop::MAX: {
           const bool want_min = e<g::Aop>(Field::aop) == g::Aop::MIN;
           if (type == g::Atype::F32) {
-            nv = want_min ? fp::min_f32(static_cast<uint32_t>(old), static_cast<uint32_t>(b), false, false)
-                          : fp::max_f32(static_cast<uint32_t>(old), static_cast<uint32_t>(b), false, false);
+            nv = want_min ? fp::min_f32(static_cast<uint32_t>(base), static_cast<uint32_t>(b), false, false)
+                          : fp::max_f32(static_cast<uint32_t>(base), static_cast<uint32_t>(b), false, false);
           } else {
-            const bool b_less = sgn ? as_signed(b) < as_signed(old) : b < old;
-            nv = (b_less == want_min) ? b : old;
+            const bool b_less = sgn ? as_signed(b) < as_signed(base) : b < base;
+            nv = (b_less == want_min) ? b : base;
           }
           break;
         }
-        case g::Aop::INC: nv = old >= b ? 0 : old + 1; break;
-        case g::Aop::DEC: nv = (old == 0 || old > b) ? b : old - 1; break;
+        case g::Aop::INC: nv = base >= b ? 0 : base + 1; break;
+        case g::Aop::DEC: nv = (base == 0 || base > b) ? b : base - 1; break;
         case g::Aop::EXCH: nv = b; break;
-        case g::Aop::AND: nv = old & b; break;
-        case g::Aop::OR: nv = old | b; break;
-        case g::Aop::XOR: nv = old ^ b; break;
+        case g::Aop::AND: nv = base & b; break;
+        case g::Aop::OR: nv = base | b; break;
+        case g::Aop::XOR: nv = base ^ b; break;
       }
     }
     if (!wide) nv &= 0xFFFFFFFFu;

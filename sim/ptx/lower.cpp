@@ -6,9 +6,11 @@
 #include <bit>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "isa/assembler.hpp"
 #include "isa/isa.hpp"
 #include "ptx/builder.hpp"
 #include "ptx/sequences.hpp"
@@ -415,7 +417,19 @@ MFunction Lowering::run() {
       continue;
     }
     loc_ = st.instr.loc;
-    select(st.instr);
+    try {
+      select(st.instr);
+    } catch (const AsmError&) {
+      // A modifier the lowering passed through that no native instruction has (setp.ie, say):
+      // the PTX instruction is what the user can act on, not the native text made of it.
+      unsupported(st.instr);
+    } catch (const std::out_of_range&) {
+      // The lowering reads operands and modifiers with at(): an instruction missing one ends here.
+      std::string full = st.instr.opcode;
+      for (const auto& m : st.instr.mods) full += "." + m;
+      fail(fmt::format("'{}' is missing an operand or a modifier ({} operand{} given)", full, st.instr.operands.size(),
+                       st.instr.operands.size() == 1 ? "" : "s"));
+    }
     const MBlock::Exit ex = f_.blocks[cur_].exit;
     if (ex != MBlock::Exit::Fall) {  // the instruction ended the block
       const int nb = static_cast<int>(f_.blocks.size());
@@ -1257,8 +1271,17 @@ void Lowering::float_arith(const Instruction& in) {
     return;
   }
   const Val b = value(in.operands.at(2), t);
-  if (op == "add" || op == "sub") e(fmt::format("FADD{}{}{} {}, {}, {}{}", rnd, ftz, sat, e.r(d), e.r(a), op == "sub" ? "-" : "", e.b(b, false, true)));
-  else if (op == "mul") e(fmt::format("FMUL{}{}{} {}, {}, {}", rnd, ftz, sat, e.r(d), e.r(a), e.b(b, false, true)));
+  if (op == "add" || op == "sub") {
+    // a - imm is a + (-imm) with the immediate's sign flipped: the assembler cannot negate a raw
+    // 0f... immediate (a NaN), and negation is exact either way.
+    Val nb = b;
+    bool negate = op == "sub";
+    if (negate && nb.kind == Val::Kind::Imm) {
+      nb.imm ^= 0x80000000u;
+      negate = false;
+    }
+    e(fmt::format("FADD{}{}{} {}, {}, {}{}", rnd, ftz, sat, e.r(d), e.r(a), negate ? "-" : "", e.b(nb, false, true)));
+  } else if (op == "mul") e(fmt::format("FMUL{}{}{} {}, {}, {}", rnd, ftz, sat, e.r(d), e.r(a), e.b(b, false, true)));
   else if (op == "fma" || op == "mad") e(fmt::format("FFMA{}{}{} {}, {}, {}, {}", rnd, ftz, sat, e.r(d), e.r(a), e.b(b, false, true), e.r(vreg_value(in.operands.at(3), t))));
   else if (op == "min" || op == "max") e(fmt::format("FMNMX.{}{}{} {}, {}, {}", op == "min" ? "MIN" : "MAX", ftz, has(in, "NaN") ? ".NAN" : "", e.r(d), e.r(a), e.b(b, false, true)));
   else unsupported(in);

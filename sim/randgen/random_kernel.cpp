@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "isa/assembler.hpp"
+#include "randgen/rng.hpp"
 #include "runtime/runtime.hpp"
 
 namespace tsm::randgen {
@@ -51,29 +52,6 @@ uint32_t parse_features(std::string_view list) {
 }
 
 namespace {
-
-// ---- deterministic random numbers (no <random> distributions: their results vary by library) ----
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : s_(seed * 0xD1B54A32D192ED03ull ^ 0x6A09E667F3BCC909ull) {}
-  uint64_t next() {
-    uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  uint32_t u32() { return static_cast<uint32_t>(next() >> 32); }
-  /// 0 .. n-1
-  uint32_t below(uint32_t n) { return n == 0 ? 0 : static_cast<uint32_t>(((next() >> 32) * n) >> 32); }
-  /// lo .. hi inclusive
-  int range(int lo, int hi) { return lo + static_cast<int>(below(static_cast<uint32_t>(hi - lo + 1))); }
-  bool pct(unsigned p) { return below(100) < p; }
-  template <class T>
-  const T& pick(const std::vector<T>& v) { return v[below(static_cast<uint32_t>(v.size()))]; }
-
- private:
-  uint64_t s_;
-};
 
 // Interesting 32-bit words: float specials and boundaries, f16 values in the low half, integer edges.
 const std::vector<uint32_t> kSpecial32{
@@ -1501,9 +1479,9 @@ RandomKernel generate(uint64_t seed, const RandomOptions& options) {
   return Gen(seed, options, *cfg).run();
 }
 
-RandomRun run_kernel(Runtime& rt, const RandomKernel& kernel, std::string_view source_override) {
-  const std::string_view src = source_override.empty() ? std::string_view(kernel.source) : source_override;
-  const auto id = rt.load_module(assemble(src, fmt::format("random-{}.tsa", kernel.seed)));
+RandomRun run_module(Runtime& rt, Module module, const std::string& kernel_name, Dim3 grid, Dim3 block,
+                     const std::vector<RandomBuffer>& buffers, const std::vector<std::vector<uint8_t>>& values) {
+  const auto id = rt.load_module(std::move(module));
   std::vector<DevicePtr> ptrs;
   const auto release = [&] {
     for (DevicePtr p : ptrs) {
@@ -1520,7 +1498,7 @@ RandomRun run_kernel(Runtime& rt, const RandomKernel& kernel, std::string_view s
     // address, behind a race).
     KernelArgs args;
     std::vector<DevicePtr> holes;
-    for (const auto& b : kernel.buffers) {
+    for (const auto& b : buffers) {
       const DevicePtr p = rt.malloc(static_cast<uint32_t>(b.init.size()));
       ptrs.push_back(p);
       holes.push_back(rt.malloc(4096));
@@ -1528,10 +1506,10 @@ RandomRun run_kernel(Runtime& rt, const RandomKernel& kernel, std::string_view s
       args.ptr(p);
     }
     for (DevicePtr h : holes) rt.free(h);
-    args.bytes(kernel.table);
-    run.stats = rt.launch(id, kernel.kernel_name, kernel.grid, kernel.block, args).stats;
-    for (size_t i = 0; i < kernel.buffers.size(); ++i) {
-      std::vector<uint8_t> data(kernel.buffers[i].init.size());
+    for (const auto& v : values) args.bytes(v);
+    run.stats = rt.launch(id, kernel_name, grid, block, args).stats;
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      std::vector<uint8_t> data(buffers[i].init.size());
       rt.memcpy_to_host(data, ptrs[i]);
       run.buffers.push_back(std::move(data));
     }
@@ -1541,6 +1519,12 @@ RandomRun run_kernel(Runtime& rt, const RandomKernel& kernel, std::string_view s
   }
   release();
   return run;
+}
+
+RandomRun run_kernel(Runtime& rt, const RandomKernel& kernel, std::string_view source_override) {
+  const std::string_view src = source_override.empty() ? std::string_view(kernel.source) : source_override;
+  return run_module(rt, assemble(src, fmt::format("random-{}.tsa", kernel.seed)), kernel.kernel_name, kernel.grid, kernel.block,
+                    kernel.buffers, {kernel.table});
 }
 
 }  // namespace tsm::randgen

@@ -28,6 +28,7 @@
 
 #include "config/occupancy.hpp"
 #include "golden/model.hpp"
+#include "isa/module.hpp"
 
 namespace tsm {
 class Runtime;
@@ -111,6 +112,12 @@ struct RandomRun {
   golden::LaunchStats stats;
   std::vector<std::vector<uint8_t>> buffers;  // every buffer's contents after the launch
 };
+
+/// Load `module`, allocate and fill `buffers` (with unmapped holes between them), launch `kernel_name`
+/// with the buffers' addresses and then `values` (one parameter each) as its parameters, read every
+/// buffer back and free the buffers again. Throws what the runtime throws.
+RandomRun run_module(Runtime& rt, Module module, const std::string& kernel_name, Dim3 grid, Dim3 block,
+                     const std::vector<RandomBuffer>& buffers, const std::vector<std::vector<uint8_t>>& values);
 
 /// Assemble `kernel` (or `source_override` when not empty, with the kernel's launch and buffers),
 /// load it, allocate and fill its buffers, launch and read every buffer back. The buffers are freed

@@ -16,6 +16,7 @@
 #include "cli_args.hpp"
 #include "host.hpp"
 #include "isa/assembler.hpp"
+#include "launch_args.hpp"
 #include "ptx/compile.hpp"
 #include "rtl/gpu_driver.hpp"
 #include "rtl_model/models.hpp"
@@ -38,7 +39,9 @@ void print_rtl_counters(const std::string& prefix, tsm::Runtime& rt) {
 }
 
 using tsm::tools::fail;
-using tsm::tools::read_text;
+using tsm::tools::LaunchArg;
+using tsm::tools::LaunchOptions;
+using tsm::tools::LaunchPlan;
 
 using tsm::DevicePtr;
 using tsm::Runtime;
@@ -74,40 +77,11 @@ tsm::Module load_kernel_file(const std::string& path, const std::string& fronten
   return tsm::assemble(std::string(bytes.begin(), bytes.end()), path);
 }
 
-struct LaunchOptions {
-  std::string kernel_file;
-  std::string kernel;
-  std::string grid = "1";
-  std::string block = "1";
-  uint32_t shared = 0;
-  std::string backend = "golden";
-  std::string config = "g80";
-  uint32_t sms = 0;
-  bool lockstep = true;
-  std::vector<std::string> verilator_args;
-  uint32_t mutant = 0;
-  std::string frontend = "auto";
-  uint64_t budget = 200'000'000;
-  std::vector<std::string> args;
-};
-
 struct BufferArg {
   DevicePtr ptr;
   uint32_t bytes;
   std::string out_file;
 };
-
-uint64_t parse_number(const std::string& spec, const std::string& text, bool is_signed) {
-  try {
-    size_t used = 0;
-    const uint64_t v = is_signed ? static_cast<uint64_t>(std::stoll(text, &used, 0)) : std::stoull(text, &used, 0);
-    if (used != text.size() || text.empty()) throw std::invalid_argument("trailing");
-    if (!is_signed && text[0] == '-') throw std::invalid_argument("negative");
-    return v;
-  } catch (const std::exception&) {
-    fail(fmt::format("--arg {}: '{}' is not a valid {} number", spec, text, is_signed ? "signed" : "unsigned"));
-  }
-}
 
 void run_launch(const LaunchOptions& o) {
   tsm::firmware::HostOptions ho;
@@ -117,48 +91,42 @@ void run_launch(const LaunchOptions& o) {
   ho.lockstep = o.lockstep;
   ho.verilator_args = o.verilator_args;
   ho.mutant = o.mutant;
+  LaunchPlan plan;
+  try {
+    plan = tsm::tools::parse_launch(o);
+  } catch (const tsm::tools::LaunchArgError& e) {
+    fail(e.what());
+  }
   try {
     auto rt = tsm::firmware::make_runtime(ho);
     rt->set_instruction_budget(o.budget);
     rt->set_printf_sink(stdout);
     const auto mod = rt->load_module(load_kernel_file(o.kernel_file, o.frontend, o.config));
-    const auto grid = tsm::tools::parse_dim3(o.grid), block = tsm::tools::parse_dim3(o.block);
-    if (!grid) fail(fmt::format("--grid '{}': expected X[,Y[,Z]]", o.grid));
-    if (!block) fail(fmt::format("--block '{}': expected X[,Y[,Z]]", o.block));
-
     tsm::KernelArgs args;
     std::vector<BufferArg> buffers;
-    for (const std::string& a : o.args) {
-      const size_t colon = a.find(':');
-      if (colon == std::string::npos) fail(fmt::format("--arg '{}': expected KIND:VALUE (i32 u32 f32 i64 u64 buf zeros)", a));
-      const std::string kind = a.substr(0, colon), rest = a.substr(colon + 1);
-      if (kind == "i32") args.i32(static_cast<int32_t>(parse_number(a, rest, true)));
-      else if (kind == "u32") args.u32(static_cast<uint32_t>(parse_number(a, rest, false)));
-      else if (kind == "i64") args.i64(static_cast<int64_t>(parse_number(a, rest, true)));
-      else if (kind == "u64") args.u64(parse_number(a, rest, false));
-      else if (kind == "f32") {
-        try {
-          size_t used = 0;
-          const float f = std::stof(rest, &used);
-          if (used != rest.size()) throw std::invalid_argument("trailing");
-          args.f32(f);
-        } catch (const std::exception&) {
-          fail(fmt::format("--arg {}: '{}' is not a float", a, rest));
+    for (const LaunchArg& a : plan.args) {
+      switch (a.kind) {
+        case LaunchArg::Kind::I32:
+        case LaunchArg::Kind::U32:
+        case LaunchArg::Kind::F32: args.u32(static_cast<uint32_t>(a.bits)); break;
+        case LaunchArg::Kind::I64:
+        case LaunchArg::Kind::U64: args.u64(a.bits); break;
+        case LaunchArg::Kind::Buf:
+        case LaunchArg::Kind::Zeros: {
+          std::vector<uint8_t> init;
+          if (a.kind == LaunchArg::Kind::Buf) {
+            init = read_file(a.in_file);
+            if (init.empty()) fail(fmt::format("--arg {}: the buffer would be empty", a.spec));
+            if (init.size() > UINT32_MAX) fail(fmt::format("--arg {}: {} is larger than the 32-bit device address space", a.spec, a.in_file));
+          }
+          const uint32_t bytes = init.empty() ? static_cast<uint32_t>(a.bytes) : static_cast<uint32_t>(init.size());
+          const DevicePtr p = rt->malloc(bytes);
+          if (init.empty()) init.assign(bytes, 0);
+          rt->memcpy_to_device(p, init);
+          buffers.push_back({p, bytes, a.out_file});
+          args.ptr(p);
+          break;
         }
-      } else if (kind == "buf" || kind == "zeros") {
-        const size_t colon2 = rest.find(':');
-        const std::string first = rest.substr(0, colon2);
-        const std::string out = colon2 == std::string::npos ? "" : rest.substr(colon2 + 1);
-        std::vector<uint8_t> init;
-        if (kind == "buf") init = read_file(first);
-        else init.assign(static_cast<size_t>(parse_number(a, first, false)), 0);
-        if (init.empty()) fail(fmt::format("--arg {}: the buffer would be empty", a));
-        const DevicePtr p = rt->malloc(static_cast<uint32_t>(init.size()));
-        rt->memcpy_to_device(p, init);
-        buffers.push_back({p, static_cast<uint32_t>(init.size()), out});
-        args.ptr(p);
-      } else {
-        fail(fmt::format("--arg '{}': unknown kind '{}' (i32 u32 f32 i64 u64 buf zeros)", a, kind));
       }
     }
     const auto& module = rt->module(mod);
@@ -167,9 +135,9 @@ void run_launch(const LaunchOptions& o) {
       if (module.kernels.size() != 1) fail(fmt::format("{} has {} kernels: name one with --kernel", o.kernel_file, module.kernels.size()));
       kernel = module.kernels[0].name;
     }
-    const tsm::LaunchResult r = rt->launch(mod, kernel, *grid, *block, args, o.shared);
+    const tsm::LaunchResult r = rt->launch(mod, kernel, plan.grid, plan.block, args, o.shared);
     fmt::print("launch {} on {} ({}): grid {}, block {}, {} bytes dynamic shared\n", kernel, rt->backend().name(), o.config,
-               tsm::to_string(*grid), tsm::to_string(*block), o.shared);
+               tsm::to_string(plan.grid), tsm::to_string(plan.block), o.shared);
     fmt::print("  blocks {} ({} resident per SM), warp instructions {}, thread instructions {}, scheduler rounds {}\n",
                r.stats.blocks, r.stats.blocks_per_sm, r.stats.warp_instructions, r.stats.thread_instructions, r.stats.rounds);
     print_rtl_counters("  ", *rt);
@@ -196,7 +164,12 @@ std::vector<uint32_t> parse_blocks(const std::string& text) {
   if (text.empty()) return {0};
   std::stringstream ss(text);
   for (std::string item; std::getline(ss, item, ',');) {
-    const uint64_t v = parse_number("--block", item, false);
+    uint64_t v = 0;
+    try {
+      v = tsm::tools::parse_number("--block", item, false);
+    } catch (const tsm::tools::LaunchArgError& e) {
+      fail(e.what());
+    }
     if (v == 0 || v > 0xFFFFFFFFu) fail(fmt::format("--block: '{}' is not a valid block size", item));
     blocks.push_back(static_cast<uint32_t>(v));
   }
@@ -255,27 +228,7 @@ void add_launch_commands(CLI::App& app) {
       fmt::join(tsm::rtl::rtl_model_configs(tsm::rtl::ModelKind::Netlist), ", "));
   auto o = std::make_shared<LaunchOptions>();
   CLI::App* launch = app.add_subcommand("launch", "Launch a kernel (.tsb binary or .tsa assembly) with arguments from the command line");
-  launch->add_option("kernel_file", o->kernel_file, "Kernel: .tsb binary, .tsa assembly, or .cu/.ptx (compiled on the fly)")->required();
-  launch->add_option("--frontend", o->frontend, "CUDA front end for .cu files: auto, nvcc, clang")
-      ->check(CLI::IsMember({"auto", "nvcc", "clang"}))
-      ->capture_default_str();
-  launch->add_option("--kernel", o->kernel, "Kernel name (optional when the module has one kernel)");
-  launch->add_option("--grid", o->grid, "Grid shape X[,Y[,Z]]")->capture_default_str();
-  launch->add_option("--block", o->block, "Block shape X[,Y[,Z]]")->capture_default_str();
-  launch->add_option("--shared", o->shared, "Dynamic shared memory bytes")->capture_default_str();
-  launch->add_option("--backend", o->backend, backend_help)
-      ->check(CLI::IsMember({"golden", "rtl", "netlist"}))
-      ->capture_default_str();
-  launch->add_option("--config", o->config, "SM configuration (see: configs)")->capture_default_str();
-  launch->add_option("--sms", o->sms, "rtl, netlist: SMs that take blocks (default: all the model has)");
-  launch->add_flag("!--no-lockstep", o->lockstep, "rtl, netlist: do not check each retired instruction against the golden model");
-  launch->add_option("--verilator-arg", o->verilator_args,
-                     "rtl, netlist: a run-time argument of the Verilated model, e.g. +verilator+rand+reset+2 or +verilator+seed+7 (repeatable)");
-  launch->add_option("--mutant", o->mutant, "rtl: run the RTL with deliberate bug N switched on (the mutant model, docs/regression.md §3)");
-  launch->add_option("--budget", o->budget, "Warp instructions before a runaway-kernel fault")->capture_default_str();
-  launch->add_option("--arg", o->args,
-                     "Kernel argument, in parameter order: i32:V u32:V f32:V i64:V u64:V, buf:IN_FILE[:OUT_FILE] "
-                     "(device buffer from a raw little-endian file, written back to OUT_FILE), zeros:BYTES[:OUT_FILE]");
+  tsm::tools::declare_launch_options(*launch, *o, backend_help);
   launch->callback([o] { run_launch(*o); });
 
   auto name = std::make_shared<std::string>();

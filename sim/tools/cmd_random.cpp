@@ -1,10 +1,14 @@
 // tsm-tool random: generate seeded random kernels (sim/randgen), run each on the golden model and on
-// the chosen backend (the RTL in lockstep by default), and compare every buffer byte for byte.
+// the chosen backend (the RTL in lockstep by default), and compare every buffer byte for byte. At
+// --level ptx the kernels are PTX, translated by our translator at the configuration's register
+// budget and at a small one (spilling), and the golden model must also match the generator's own
+// reference evaluation.
 #include "cmd_random.hpp"
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 
@@ -14,7 +18,9 @@
 #include <fmt/ranges.h>
 
 #include "isa/assembler.hpp"
+#include "ptx/translate.hpp"
 #include "randgen/random_kernel.hpp"
+#include "randgen/random_ptx.hpp"
 #include "rtl_model/models.hpp"
 #include "runtime/runtime.hpp"
 
@@ -26,6 +32,7 @@ using tsm::tools::read_text;
 namespace rg = tsm::randgen;
 
 struct RandomCmd {
+  std::string level = "native";
   uint64_t seed = 1;
   uint64_t count = 1;
   std::string config = "small";
@@ -40,6 +47,7 @@ struct RandomCmd {
   std::vector<std::string> verilator_args;
   uint32_t mutant = 0;
   bool print_kernel = false;
+  bool reference = true;  // ptx: compare the golden model with the generator's reference evaluation
 };
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
@@ -65,30 +73,141 @@ std::unique_ptr<tsm::Runtime> make_backend_runtime(const RandomCmd& o, const tsm
   }
 }
 
-// The first difference between the two runs' buffers, or "".
-std::string compare(const rg::RandomKernel& k, const rg::RandomRun& want, const rg::RandomRun& got, const std::string& name) {
-  for (size_t b = 0; b < k.buffers.size(); ++b) {
-    const auto& x = want.buffers[b];
-    const auto& y = got.buffers[b];
-    size_t diffs = 0, first = x.size();
-    for (size_t i = 0; i < x.size(); ++i)
-      if (x[i] != y[i]) {
-        if (first == x.size()) first = i;
-        ++diffs;
-      }
-    if (diffs == 0) continue;
-    const size_t w = first & ~size_t{3};
-    const auto word = [&](const std::vector<uint8_t>& v) {
-      uint32_t r = 0;
-      for (size_t i = 0; i < 4 && w + i < v.size(); ++i) r |= uint32_t{v[w + i]} << (8 * i);
-      return r;
-    };
-    std::string where = fmt::format("byte {}", first);
-    if (k.buffers[b].name == "out") where += fmt::format(" (thread {}, byte {} of its region)", first / 64, first % 64);
-    return fmt::format("buffer '{}' differs in {} bytes; first at {}: word {:#010x} on golden, {:#010x} on {}", k.buffers[b].name, diffs,
-                       where, word(x), word(y), name);
+// Runs a kernel on the chosen backend (a model made on first use, and again after a failure) and
+// compares every buffer with the golden model's run. Returns the problem, or "".
+std::string check_backend(const RandomCmd& o, const tsm::config::SmConfig& cfg, std::unique_ptr<tsm::Runtime>& brt,
+                          const std::function<rg::RandomRun(tsm::Runtime&)>& run, const std::vector<rg::RandomBuffer>& buffers,
+                          const rg::RandomRun& want, uint32_t out_stride) {
+  try {
+    if (!brt || o.backend == "golden") brt = make_backend_runtime(o, cfg);
+    const rg::RandomRun got = run(*brt);
+    std::string problem = rg::compare_buffers(buffers, want.buffers, got.buffers, out_stride, "golden", o.backend);
+    if (!problem.empty() && o.backend == "rtl" && o.lockstep)
+      problem += " (lockstep passed: the RTL's memory matched the golden model stepped in its order, so the kernel's result "
+                 "depends on the schedule: a generator bug, or an atomic order the golden model accepted)";
+    return problem;
+  } catch (const std::exception& e) {
+    brt.reset();  // a fresh model for the next seed
+    return fmt::format("{} failed: {}", o.backend, e.what());
   }
-  return "";
+}
+
+// Prints a seed's result; a failure is written to `fail_dir` as seed-S.EXT (the kernel, its first
+// line the command that reproduces it) and seed-S.txt (the problem).
+void report(const std::filesystem::path& fail_dir, const std::string& backend, uint64_t seed, uint64_t insns,
+            const std::string& description, const std::string& problem, const std::string& src, const std::string& ext,
+            const std::string& repro, std::vector<uint64_t>& failed) {
+  if (problem.empty()) {
+    fmt::print("seed {}: {} warp instructions retired: ok ({})\n", seed, insns, description);
+    return;
+  }
+  failed.push_back(seed);
+  const auto path = fail_dir / fmt::format("seed-{}.{}", seed, ext);
+  write_text(path, fmt::format("// FAILED on {}: reproduce with: {} --kernel-file {}\n", backend, repro, path.string()) + src);
+  write_text(fail_dir / fmt::format("seed-{}.txt", seed), problem + "\n");
+  fmt::print("seed {}: {} warp instructions retired: FAIL ({})\n  {}\n  kernel: {}\n  reproduce: {}\n", seed, insns, description,
+             problem, path.string(), repro);
+}
+
+// The last line of a run (regress.py reads it), and exit code 1 when a seed failed.
+void summarize(const RandomCmd& o, const char* what, const std::vector<uint64_t>& failed, uint64_t total_insns,
+               std::chrono::steady_clock::time_point t0) {
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  fmt::print("random: {} seeds from {} on {} ({}{}{}): {} passed, {} failed; {} warp instructions in {:.1f} s\n", o.count, o.seed,
+             o.backend, o.config, o.backend == "rtl" ? (o.lockstep ? ", lockstep" : ", no lockstep") : "", what, o.count - failed.size(),
+             failed.size(), total_insns, secs);
+  if (!failed.empty()) {
+    fmt::print("failed seeds: {}\n", fmt::join(failed, " "));
+    throw CLI::RuntimeError(1);
+  }
+}
+
+// One PTX seed: translate at each register budget, the golden model against the reference for
+// each, then the backend against the golden model for one of them.
+std::string check_ptx(const RandomCmd& o, const tsm::config::SmConfig& cfg, std::unique_ptr<tsm::Runtime>& brt, const rg::PtxKernel& k,
+                      const std::string& src, uint64_t& insns) {
+  std::vector<uint32_t> budgets{cfg.max_regs_per_thread};
+  if (rg::kPtxSpillBudget < cfg.max_regs_per_thread) budgets.push_back(rg::kPtxSpillBudget);
+  std::vector<tsm::Module> modules;
+  std::vector<rg::RandomRun> runs;
+  for (uint32_t budget : budgets) {
+    const std::string variant = budget == cfg.max_regs_per_thread ? "" : fmt::format(" (--maxrregcount {})", budget);
+    try {
+      tsm::ptx::TranslateOptions to;
+      to.max_registers = budget;
+      to.config = o.config;
+      modules.push_back(tsm::ptx::translate(tsm::ptx::parse(src, fmt::format("random-{}.ptx", k.seed)), to).module);
+    } catch (const std::exception& e) {
+      return fmt::format("the kernel does not translate{}: {}", variant, e.what());
+    }
+    try {
+      tsm::Runtime grt(cfg, tsm::make_golden_backend());
+      runs.push_back(rg::run_ptx_kernel(grt, k, modules.back()));
+    } catch (const std::exception& e) {
+      return fmt::format("the golden model failed{} (a translator, generator or golden-model bug): {}", variant, e.what());
+    }
+    std::string problem = rg::compare_buffers(k.buffers, k.expected, runs.back().buffers, rg::kPtxOutStride, "the reference",
+                                              "golden" + variant);
+    if (!problem.empty() && o.reference)
+      return "the golden model differs from the reference evaluation (a translator or generator bug): " + problem;
+  }
+  // The backend runs one of the translations, alternating by seed.
+  const size_t v = k.seed % modules.size();
+  insns = runs[v].stats.warp_instructions;
+  return check_backend(
+      o, cfg, brt, [&](tsm::Runtime& rt) { return rg::run_ptx_kernel(rt, k, modules[v]); }, k.buffers, runs[v], rg::kPtxOutStride);
+}
+
+// What one seed gave: the problem ("" for none), the warp instructions the backend's kernel retired
+// on the golden model, and what a failure report needs.
+struct SeedOutcome {
+  std::string problem;
+  uint64_t insns = 0;
+  std::string description, src, ext, repro;
+};
+
+// Runs every seed through `one` (`brt` is the backend's model, kept from seed to seed), reports
+// each, and ends with the summary line.
+void run_seeds(const RandomCmd& o, const char* what, const std::function<SeedOutcome(uint64_t, std::unique_ptr<tsm::Runtime>&)>& one) {
+  const std::filesystem::path fail_dir = o.keep.empty() ? std::filesystem::path("random-failures") : std::filesystem::path(o.keep);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::unique_ptr<tsm::Runtime> brt;
+  std::vector<uint64_t> failed;
+  uint64_t total_insns = 0;
+  for (uint64_t i = 0; i < o.count; ++i) {
+    const uint64_t seed = o.seed + i;
+    const SeedOutcome r = one(seed, brt);
+    total_insns += r.insns;
+    report(fail_dir, o.backend, seed, r.insns, r.description, r.problem, r.src, r.ext, r.repro, failed);
+    std::fflush(stdout);
+  }
+  summarize(o, what, failed, total_insns, t0);
+}
+
+void run_random_ptx(const RandomCmd& o, const tsm::config::SmConfig& cfg, const std::string& repro_flags) {
+  const std::string override_src = o.kernel_file.empty() ? "" : read_text(o.kernel_file);
+  rg::PtxOptions po;
+  po.config = o.config;
+  run_seeds(o, ", PTX", [&](uint64_t seed, std::unique_ptr<tsm::Runtime>& brt) {
+    rg::PtxKernel k;
+    try {
+      k = rg::generate_ptx(seed, po);
+    } catch (const std::exception& e) {
+      fail(fmt::format("seed {}: generation failed: {}", seed, e.what()));
+    }
+    SeedOutcome r;
+    r.src = override_src.empty() ? k.ptx : override_src;
+    if (o.print_kernel) fmt::print("{}", r.src);
+    if (!o.keep.empty()) {
+      write_text(std::filesystem::path(o.keep) / fmt::format("seed-{}.ptx", seed), r.src);
+      write_text(std::filesystem::path(o.keep) / fmt::format("seed-{}.launch", seed), rg::describe_launch(k));
+    }
+    r.problem = check_ptx(o, cfg, brt, k, r.src, r.insns);
+    r.description = k.description;
+    r.ext = "ptx";
+    r.repro = fmt::format("./tsm random --level ptx --seed {} --count 1 {}", seed, repro_flags);
+    return r;
+  });
 }
 
 void run_random(const RandomCmd& o) {
@@ -106,7 +225,6 @@ void run_random(const RandomCmd& o) {
     fail(fmt::format("--exclude: {}", e.what()));
   }
   const std::string override_src = o.kernel_file.empty() ? "" : read_text(o.kernel_file);
-  const std::filesystem::path fail_dir = o.keep.empty() ? std::filesystem::path("random-failures") : std::filesystem::path(o.keep);
   std::string repro_flags = fmt::format("--config {} --backend {}", o.config, o.backend);
   if (!o.lockstep) repro_flags += " --no-lockstep";
   if (o.sms) repro_flags += fmt::format(" --sms {}", o.sms);
@@ -115,74 +233,45 @@ void run_random(const RandomCmd& o) {
   if (o.min_size != rg::RandomOptions{}.min_size || o.max_size != rg::RandomOptions{}.max_size)
     repro_flags += fmt::format(" --min-size {} --max-size {}", o.min_size, o.max_size);
   for (const auto& a : o.verilator_args) repro_flags += fmt::format(" --verilator-arg {}", a);
+  if (o.level == "ptx") {
+    if (!o.exclude.empty() || o.min_size != rg::RandomOptions{}.min_size || o.max_size != rg::RandomOptions{}.max_size)
+      fail("--exclude, --min-size and --max-size apply to --level native only");
+    run_random_ptx(o, *cfg, repro_flags);
+    return;
+  }
 
-  const auto t0 = std::chrono::steady_clock::now();
-  std::unique_ptr<tsm::Runtime> brt;
-  std::vector<uint64_t> failed;
-  uint64_t total_insns = 0;
-  for (uint64_t i = 0; i < o.count; ++i) {
-    const uint64_t seed = o.seed + i;
+  run_seeds(o, "", [&](uint64_t seed, std::unique_ptr<tsm::Runtime>& brt) {
     rg::RandomKernel k;
     try {
       k = rg::generate(seed, ro);
     } catch (const std::exception& e) {
       fail(fmt::format("seed {}: generation failed: {}", seed, e.what()));
     }
-    const std::string& src = override_src.empty() ? k.source : override_src;
-    if (o.print_kernel) fmt::print("{}", src);
-    if (!o.keep.empty()) write_text(std::filesystem::path(o.keep) / fmt::format("seed-{}.tsa", seed), src);
-
-    std::string problem;
-    rg::RandomRun want, got;
+    SeedOutcome r;
+    r.src = override_src.empty() ? k.source : override_src;
+    if (o.print_kernel) fmt::print("{}", r.src);
+    if (!o.keep.empty()) write_text(std::filesystem::path(o.keep) / fmt::format("seed-{}.tsa", seed), r.src);
+    rg::RandomRun want;
     bool have_want = false;
     try {
       tsm::Runtime grt(*cfg, tsm::make_golden_backend());
-      want = rg::run_kernel(grt, k, src);
+      want = rg::run_kernel(grt, k, r.src);
       have_want = true;
     } catch (const tsm::AsmError& e) {
-      problem = fmt::format("the kernel does not assemble: {}", e.what());
+      r.problem = fmt::format("the kernel does not assemble: {}", e.what());
     } catch (const std::exception& e) {
-      problem = fmt::format("the golden model failed (a generator or golden-model bug): {}", e.what());
+      r.problem = fmt::format("the golden model failed (a generator or golden-model bug): {}", e.what());
     }
-    if (have_want) {
-      try {
-        if (!brt || o.backend == "golden") brt = make_backend_runtime(o, *cfg);
-        got = rg::run_kernel(*brt, k, src);
-        problem = compare(k, want, got, o.backend);
-        if (!problem.empty() && o.backend == "rtl" && o.lockstep)
-          problem += " (lockstep passed: the RTL's memory matched the golden model stepped in its order, so the kernel's result "
-                     "depends on the schedule: a generator bug, or an atomic order the golden model accepted)";
-      } catch (const std::exception& e) {
-        problem = fmt::format("{} failed: {}", o.backend, e.what());
-        brt.reset();  // a fresh model for the next seed
-      }
-    }
-    const uint64_t insns = have_want ? want.stats.warp_instructions : 0;
-    total_insns += insns;
-    if (problem.empty()) {
-      fmt::print("seed {}: {} warp instructions retired: ok ({})\n", seed, insns, k.description);
-    } else {
-      failed.push_back(seed);
-      const auto path = fail_dir / fmt::format("seed-{}.tsa", seed);
-      const std::string repro = fmt::format("./tsm random --seed {} --count 1 {}{}", seed, repro_flags,
-                                            o.kernel_file.empty() ? "" : " --kernel-file " + o.kernel_file);
-      std::string text = src;
-      text.insert(0, fmt::format("// FAILED on {}: reproduce with: {} --kernel-file {}\n", o.backend, repro, path.string()));
-      write_text(path, text);
-      write_text(fail_dir / fmt::format("seed-{}.txt", seed), problem + "\n");
-      fmt::print("seed {}: {} warp instructions retired: FAIL ({})\n  {}\n  kernel: {}\n  reproduce: {}\n", seed, insns,
-                 k.description, problem, path.string(), repro);
-    }
-    std::fflush(stdout);
-  }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  fmt::print("random: {} seeds from {} on {} ({}{}): {} passed, {} failed; {} warp instructions in {:.1f} s\n", o.count, o.seed,
-             o.backend, o.config, o.backend == "rtl" ? (o.lockstep ? ", lockstep" : ", no lockstep") : "", o.count - failed.size(),
-             failed.size(), total_insns, secs);
-  if (!failed.empty()) {
-    fmt::print("failed seeds: {}\n", fmt::join(failed, " "));
-    throw CLI::RuntimeError(1);
-  }
+    if (have_want)
+      r.problem = check_backend(
+          o, *cfg, brt, [&](tsm::Runtime& rt) { return rg::run_kernel(rt, k, r.src); }, k.buffers, want, 64);
+    r.insns = have_want ? want.stats.warp_instructions : 0;
+    r.description = k.description;
+    r.ext = "tsa";
+    r.repro = fmt::format("./tsm random --seed {} --count 1 {}{}", seed, repro_flags,
+                          o.kernel_file.empty() ? "" : " --kernel-file " + o.kernel_file);
+    return r;
+  });
 }
 
 }  // namespace
@@ -191,24 +280,34 @@ void add_random_command(CLI::App& app) {
   auto o = std::make_shared<RandomCmd>();
   CLI::App* cmd = app.add_subcommand(
       "random", "Differential test: seeded random kernels on the golden model and on a backend (the RTL in lockstep), memory compared");
+  cmd->add_option("--level", o->level,
+                  "native: random native-ISA kernels; ptx: random PTX kernels through our translator (at the configuration's register "
+                  "budget and at a small one that spills), the golden model checked against the generator's own reference "
+                  "evaluation, then the backend against the golden model")
+      ->check(CLI::IsMember({"native", "ptx"}))
+      ->capture_default_str();
   cmd->add_option("--seed", o->seed, "First seed")->capture_default_str();
   cmd->add_option("--count", o->count, "Number of seeds (seed, seed+1, ...)")->capture_default_str();
   cmd->add_option("--config", o->config, "SM configuration")->capture_default_str();
   cmd->add_option("--backend", o->backend, "Backend compared with the golden model: rtl or golden")
       ->check(CLI::IsMember({"golden", "rtl"}))
       ->capture_default_str();
-  cmd->add_option("--keep", o->keep, "Write every kernel's .tsa here (failures go here too; default ./random-failures)");
+  cmd->add_option("--keep", o->keep, "Write every kernel's .tsa (ptx: .ptx and .launch) here (failures go here too; default ./random-failures)");
   cmd->add_flag("!--no-lockstep", o->lockstep, "rtl: do not check each retired instruction against the golden model");
   cmd->add_option("--sms", o->sms, "rtl: SMs that take blocks (default: the configuration's)");
   cmd->add_option("--mutant", o->mutant, "rtl: run the RTL with deliberate bug N switched on (the mutant model, docs/regression.md §3)");
   cmd->add_option("--verilator-arg", o->verilator_args, "rtl: a run-time argument of the Verilated model (repeatable)");
   std::string names;
   for (const auto& n : tsm::randgen::feature_names()) names += (names.empty() ? "" : " ") + n;
-  cmd->add_option("--exclude", o->exclude, "Comma-separated generator features to leave out: " + names);
+  cmd->add_option("--exclude", o->exclude, "native: comma-separated generator features to leave out: " + names);
   cmd->add_option("--kernel-file", o->kernel_file,
-                  "Run this .tsa instead of the generated text, with the seed's launch shape and buffers (to reduce a failure)");
-  cmd->add_option("--min-size", o->min_size, "Smallest kernel body in static instructions")->capture_default_str();
-  cmd->add_option("--max-size", o->max_size, "Largest kernel body in static instructions")->capture_default_str();
-  cmd->add_flag("--print", o->print_kernel, "Print each kernel's assembly");
+                  "Run this .tsa (ptx: .ptx) instead of the generated text, with the seed's launch shape and buffers (ptx: and its reference "
+                  "result), to reduce a failure");
+  cmd->add_option("--min-size", o->min_size, "native: smallest kernel body in static instructions")->capture_default_str();
+  cmd->add_option("--max-size", o->max_size, "native: largest kernel body in static instructions")->capture_default_str();
+  cmd->add_flag("!--no-reference", o->reference,
+                "ptx: do not compare the golden model with the generator's reference (to cut down a --kernel-file whose golden "
+                "and RTL runs differ)");
+  cmd->add_flag("--print", o->print_kernel, "Print each kernel's assembly (ptx: its PTX)");
   cmd->callback([o] { run_random(*o); });
 }

@@ -79,10 +79,17 @@ def random_cases(config: str, first: int, count: int, full_only: bool, sms: int 
     return cases
 
 
+def random_ptx_cases(config: str, first: int, count: int, full_only: bool, sms: int = 0) -> list[Case]:
+    """Random PTX kernels through our translator (`random --level ptx`): the golden model against the
+    generator's reference evaluation, then the RTL in lockstep against the golden model."""
+    return random_cases(config, first, count, full_only, sms, extra=["--level", "ptx"], tag=".ptx")
+
+
 def saved_cases() -> list[Case]:
     """Every kernel kept in tests/regressions/ runs again with the flags its header names."""
     cases = []
-    for path in sorted((ROOT / "tests" / "regressions").glob("*.tsa")):
+    saved = ROOT / "tests" / "regressions"
+    for path in sorted(list(saved.glob("*.tsa")) + list(saved.glob("*.ptx"))):
         first = path.read_text(encoding="utf-8", errors="replace").splitlines()[:1]
         m = re.search(r"reproduce with: \S*tsm(?:-tool)? (random .*?) --kernel-file", first[0]) if first else None
         if not m:
@@ -120,7 +127,7 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
     # --quick: each kernel once on small (2 SMs: several blocks per SM, partial warps) and on g80;
     # the control-flow and barrier kernels on one SM of small; the hand-written assembly; four
     # kernels with every register and memory starting random (Verilator is two-state, and a missing
-    # reset hides behind zeros); 246 random kernels.
+    # reset hides behind zeros); 174 random native-ISA kernels and 60 runs of random PTX kernels.
     for prog in names:
         cases.append(suite_case(prog, "small", quick_block(prog, 100), frontend, False))
         cases.append(suite_case(prog, "g80", quick_block(prog, 256), frontend, False))
@@ -138,18 +145,25 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
                                                "--verilator-arg", f"+verilator+seed+{seed}"],
                                         tag=f".randreset{seed}"))
     # Seeds 57 (a slot's store counter cleared under stores in flight) and 149 then 150 on one model
-    # (an atomic retired through a reused request ID) showed bugs: they stay in 1-150.
-    cases += random_cases("small", 1, 150, False)
-    cases += random_cases("small", 1001, 24, False, sms=1)
-    cases += random_cases("g80", 2001, 48, False)
-    cases += random_cases("gt200", 4001, 16, False)
+    # (an atomic retired through a reused request ID) showed bugs: they stay.
+    cases += random_cases("small", 1, 100, False)
+    cases += random_cases("small", 141, 10, False)
+    cases += random_cases("small", 1001, 16, False, sms=1)
+    cases += random_cases("g80", 2001, 30, False)
+    cases += random_cases("gt200", 4001, 10, False)
     cases += random_cases("small", 3001, 8, False, extra=["--verilator-arg", "+verilator+rand+reset+2",
                                                           "--verilator-arg", "+verilator+seed+7"], tag=".randreset")
+    # 60 runs of random PTX kernels (translator, golden model against the reference evaluation, RTL
+    # in lockstep). A seed's kernel is the same on every configuration, so seeds 1-20 run on three
+    # models (small with 2 SMs and 1, g80) and must give the same memory on each.
+    cases += random_ptx_cases("small", 1, 30, False)
+    cases += random_ptx_cases("small", 1, 10, False, sms=1)
+    cases += random_ptx_cases("g80", 1, 20, False)
     cases += saved_cases()
 
     # --full adds: every tested shape of every kernel on small (2 SMs and 1), g80 and gt200 that the
-    # configuration allows (small: at most 256 threads a block), the assembly on g80, and 450 more
-    # random kernels.
+    # configuration allows (small: at most 256 threads a block), the assembly on g80, 450 more native
+    # random kernels and 300 runs of random PTX kernels.
     have = {c.name for c in cases}
     limit = {config: max_threads_per_block(tool, config) for config in ("small", "g80", "gt200")}
     for prog in names:
@@ -163,6 +177,10 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
             cases.append(suite_case(prog, "g80", block, frontend, True, source="asm"))
     for config in ("small", "g80", "gt200"):
         cases += random_cases(config, 10001, 150, True)
+    # The PTX generator's kernels depend on the seed alone (blocks stop at 256 threads everywhere):
+    # the same 100 kernels on each configuration.
+    for config in ("small", "g80", "gt200"):
+        cases += random_ptx_cases(config, 10001, 100, True)
     return cases
 
 
@@ -287,12 +305,13 @@ def save_failing_kernels(case: Case, runner: Runner) -> None:
     """Random kernels that failed go to tests/regressions/, where --quick runs them from then on."""
     keep = runner.log_dir / "random" / case.name
     dest = ROOT / "tests" / "regressions"
-    for tsa in sorted(keep.glob("seed-*.tsa")) if keep.is_dir() else []:
+    kept = list(keep.glob("seed-*.tsa")) + list(keep.glob("seed-*.ptx")) if keep.is_dir() else []
+    for tsa in sorted(kept):
         text = tsa.read_text(encoding="utf-8", errors="replace")
         if "FAILED" not in text.splitlines()[0] if text else True:
             continue
         config = case.config
-        target = dest / f"{config}-{tsa.stem}.tsa"
+        target = dest / f"{config}-{'ptx-' if tsa.suffix == '.ptx' else ''}{tsa.stem}{tsa.suffix}"
         if not target.exists():
             dest.mkdir(parents=True, exist_ok=True)
             first, _, rest = text.partition("\n")
@@ -455,7 +474,8 @@ def main() -> int:
     level = ap.add_mutually_exclusive_group()
     level.add_argument("--quick", action="store_true", help="the cases ./tsm test runs (the default)")
     level.add_argument("--full", action="store_true",
-                       help="add every tested launch shape on small (2 SMs and 1), g80 and gt200, and 450 more random kernels")
+                       help="add every tested launch shape on small (2 SMs and 1), g80 and gt200, 450 more random kernels and "
+                            "300 more runs of random PTX kernels")
     level.add_argument("--full-only", action="store_true", help="only the cases --full adds to --quick")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="cases run at once (default: the cores)")
     ap.add_argument("--junit", metavar="FILE", help="write the results as JUnit XML")

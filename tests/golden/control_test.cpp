@@ -200,6 +200,38 @@ TEST(Atomics, ContendedAddGivesEveryThreadAUniqueTicket) {
   for (uint32_t i = 0; i < 1024; ++i) ASSERT_EQ(t[i], i);
 }
 
+// Atomics that return the old value and reductions that do not, on one word from every block of
+// both SMs: in lockstep the golden model takes the old values from the RTL, in the memory's order,
+// and must still count every reduction.
+TEST(Atomics, AtomicsAndReductionsOnOneWordFromTwoSms) {
+  if (!tsm::test::have_backend("small")) GTEST_SKIP() << "no model of small";
+  KernelHarness h("small");
+  const auto counter = h.words(1), tickets = h.words(768);
+  h.launch(R"(
+.kernel k
+.param counter u64
+.param tickets u64
+    S2R R0, SR_CTAID_X
+    S2R R1, SR_NTID_X
+    S2R R2, SR_TID_X
+    IMAD.U32 R0, R0, R1, R2
+    MOV R6, c[0][counter]
+    MOV R7, c[0][counter+4]
+    ATOM.ADD.U32.E R10, [R6], 1
+    ATOM.ADD.U32.E RZ, [R6], 1
+    IMAD.WIDE.U32 R2, R0, 4, RZ
+    IADD.CC R4, R2, c[0][tickets], P6
+    IADD.X R5, R3, c[0][tickets+4], P6
+    STG.E [R4], R10
+    EXIT
+)", Dim3{3, 1, 1}, Dim3{256, 1, 1}, KernelArgs().ptr(counter).ptr(tickets));
+  EXPECT_EQ(h.read(counter, 1)[0], 1536u);
+  auto t = h.read(tickets, 768);
+  std::sort(t.begin(), t.end());
+  EXPECT_EQ(std::adjacent_find(t.begin(), t.end()), t.end()) << "two threads got the same old value";
+  EXPECT_LT(t.back(), 1536u);
+}
+
 TEST(Atomics, CasIncExchAndShared) {
   KernelHarness h;
   const auto cells = h.words(4), out = h.words(64);

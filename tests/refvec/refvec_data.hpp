@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -175,6 +176,18 @@ inline Insn parse(const std::string& ptx) {
   }
   if (in.types.empty()) throw std::runtime_error(fmt::format("{}: no type", ptx));
   return in;
+}
+
+/// The ISA's itype encoding of a PTX integer type ("u8" ... "s64"), looked up in the ISA table's
+/// enum; nothing for other types, and for 64-bit ones unless `with_64`.
+inline std::optional<uint8_t> itype_of(const std::string& ptx_type, bool with_64 = true) {
+  const gen::EnumInfo& e = gen::kEnums[static_cast<size_t>(gen::EnumId::itype)];
+  for (uint8_t i = 0; i < e.count; ++i) {
+    std::string name = e.values[i];
+    for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (name == ptx_type) return with_64 || e.regs[i] == 1 ? std::optional<uint8_t>(i) : std::nullopt;
+  }
+  return std::nullopt;
 }
 
 }  // namespace tsm::refvec

@@ -346,11 +346,8 @@ TEST(Dp, MatchesTheGoldenModelBitForBit) {
 // source or result (to and from every integer type, f16 and f32, integral rounding, .sat) of the
 // committed reference vectors (tests/refvec), compared in the result's width.
 TEST(Dp, MatchesTheRealGpu) {
-  static const std::vector<std::string> ints = {"u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64"};  // the ISA's order
-  const auto is_int = [](const std::string& t) { return std::find(ints.begin(), ints.end(), t) != ints.end(); };
-  const auto itype_of = [](const std::string& t) {
-    return static_cast<uint8_t>(std::find(ints.begin(), ints.end(), t) - ints.begin());
-  };
+  const auto is_int = [](const std::string& t) { return tsm::refvec::itype_of(t).has_value(); };
+  const auto itype_of = [](const std::string& t) { return *tsm::refvec::itype_of(t); };
   struct Gpu {
     Case c;
     uint64_t result, mask;

@@ -128,7 +128,7 @@ TEST_P(Result, MatchesPtxSemantics) {
   const Sequence& s = *ptx::find_sequence(GetParam());
   const Spec spec = spec_for(s);
   const std::vector<Tuple> cases = spec.cases();
-  ASSERT_GE(cases.size(), static_cast<size_t>(kRandomCases));
+  ASSERT_GE(cases.size(), static_cast<size_t>(random_cases()));
   const uint64_t seed = seed_of(s.name);
   if (run_and_check(s, spec.check, make_layout(s, seed), cases, seed) > 0) return;
   // Outputs sharing a register with an input (the translator may allocate them so): a sample.

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -52,7 +53,17 @@ inline uint64_t seed_of(const std::string& s) {
   return h;
 }
 
-inline constexpr int kRandomCases = 100000;
+/// Random inputs per sequence: 10^5, or TSM_SEQUENCE_RANDOM_CASES where a run sets it. The
+/// sanitizer run (docs/fuzzing.md) sets 2,000: every sequence still runs through the same code,
+/// and 10^5 inputs of each under ASan would take ten minutes.
+inline int random_cases() {
+  static const int n = [] {
+    const char* env = std::getenv("TSM_SEQUENCE_RANDOM_CASES");
+    const int v = env ? std::atoi(env) : 0;
+    return v > 0 ? v : 100000;
+  }();
+  return n;
+}
 
 /// binary32 values every float operation must get right.
 inline std::vector<uint32_t> special_f32() {
@@ -119,7 +130,7 @@ inline std::vector<Tuple> f32_division_cases(uint64_t seed) {
   // flushes them (tiny after rounding).
   for (uint32_t m = 0; m <= 126; ++m)
     for (const uint32_t sign : {0u, 0x80000000u}) add((0x00FFFFFFu + (m << 23)) | sign, (128 + m) << 23);
-  for (int i = 0; i < kRandomCases; ++i) {
+  for (int i = 0; i < random_cases(); ++i) {
     switch (i % 3) {
       case 0: add(r.u32(), r.u32()); break;                                  // any bits: mostly slow path
       case 1: add(random_f32(r, 87, 167), random_f32(r, 87, 167)); break;    // the fast path
@@ -138,7 +149,7 @@ inline std::vector<Tuple> f32_unary_cases(uint64_t seed) {
     for (const uint32_t frac : {0u, 1u, 0x7FFFFFu, 0x400000u, r.u32(), r.u32()})
       for (const bool neg : {false, true}) c.push_back({make_f32(neg, e, frac)});
   for (int k = 0; k < 23; ++k) c.push_back({1u << k}), c.push_back({(2u << k) - 1});  // subnormal lengths
-  for (int i = 0; i < kRandomCases; ++i) {
+  for (int i = 0; i < random_cases(); ++i) {
     switch (i % 3) {
       case 0: c.push_back({r.u32()}); break;
       case 1: c.push_back({random_f32(r) & 0x7FFFFFFF}); break;
@@ -194,7 +205,7 @@ inline std::vector<Tuple> int_binary_cases(uint64_t seed, int bits) {
     // Large dividends, every divisor length (the most quotient correction steps).
     c.push_back({mask - r.below(1000), r.bits_of_random_length(bits)});
   }
-  for (int i = 0; i < kRandomCases; ++i) {
+  for (int i = 0; i < random_cases(); ++i) {
     if (i % 4 == 0) c.push_back({r.next() & mask, r.next() & mask});
     else c.push_back({rnd(), rnd()});
   }
@@ -210,7 +221,7 @@ inline std::vector<Tuple> shift_cases(uint64_t seed) {
     amounts.push_back(n);
   for (const uint64_t a : int_boundaries(64))
     for (const uint64_t n : amounts) c.push_back({a, n});
-  for (int i = 0; i < kRandomCases; ++i)
+  for (int i = 0; i < random_cases(); ++i)
     c.push_back({r.next(), i % 2 ? r.below(80) : r.bits_of_random_length(32)});
   return c;
 }
@@ -220,7 +231,7 @@ inline std::vector<Tuple> int_unary_cases(uint64_t seed, int bits) {
   std::vector<Tuple> c;
   for (const uint64_t a : int_boundaries(bits)) c.push_back({a});
   const uint64_t mask = bits == 64 ? ~uint64_t{0} : 0xFFFFFFFF;
-  for (int i = 0; i < kRandomCases; ++i) {
+  for (int i = 0; i < random_cases(); ++i) {
     const uint64_t v = r.bits_of_random_length(bits);
     c.push_back({(i % 3 == 0 ? r.next() : r.next() & 1 ? 0 - v : v) & mask});
   }
@@ -260,7 +271,7 @@ inline std::vector<Tuple> f64_unary_cases(uint64_t seed) {
   Rng r(seed);
   std::vector<Tuple> c;
   for (const uint64_t a : special_f64()) c.push_back({a});
-  for (int i = 0; i < kRandomCases; ++i) c.push_back({random_f64(r)});
+  for (int i = 0; i < random_cases(); ++i) c.push_back({random_f64(r)});
   return c;
 }
 
@@ -269,7 +280,7 @@ inline std::vector<Tuple> f64_binary_cases(uint64_t seed) {
   std::vector<Tuple> c;
   for (const uint64_t a : special_f64())
     for (const uint64_t b : special_f64()) c.push_back({a, b});
-  for (int i = 0; i < kRandomCases; ++i) {
+  for (int i = 0; i < random_cases(); ++i) {
     const uint64_t a = random_f64(r);
     // b often chosen so that a * b lands near the subnormal or overflow edge
     uint64_t b = random_f64(r);
@@ -298,7 +309,7 @@ inline std::vector<Tuple> cvt_cases(uint64_t seed, int src_bits) {
     c.push_back({x & mask});
     if (src_bits < 32) c.push_back({(x | (r.next() << src_bits)) & mask});
   }
-  for (int i = 0; i < kRandomCases; ++i) {
+  for (int i = 0; i < random_cases(); ++i) {
     const uint64_t v = r.bits_of_random_length(64);
     c.push_back({(i % 2 ? r.next() : r.next() & 1 ? 0 - v : v) & mask});
   }

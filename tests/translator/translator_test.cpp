@@ -438,19 +438,22 @@ TEST_P(Compiled, EveryAtomicFunction) {
   w[2] = INT32_MAX, w[3] = INT32_MIN, w[4] = -1;
   std::vector<uint32_t> wu(5, 0);
   float wf = 0.0f;
+  // The device's atomics wrap around; int32_t arithmetic would overflow (undefined) instead.
+  const auto add = [](int32_t& acc, int32_t v) { acc = static_cast<int32_t>(static_cast<uint32_t>(acc) + static_cast<uint32_t>(v)); };
+  const auto sub = [](int32_t& acc, int32_t v) { acc = static_cast<int32_t>(static_cast<uint32_t>(acc) - static_cast<uint32_t>(v)); };
   for (uint32_t b = 0; b * block() < n; ++b) {
     int32_t sh[7] = {0, 0, INT32_MAX, INT32_MIN, 0, -1, 0};
     uint32_t count = 0;
     for (uint32_t i = b * block(); i < std::min(n, (b + 1) * block()); ++i) {
       const int32_t v = in[i];
-      w[0] += v, w[1] -= v, w[2] = std::min(w[2], v), w[3] = std::max(w[3], v);
-      w[4] &= ~(1 << (i & 31)), w[5] |= 1 << (v & 31), w[6] ^= v, w[7] += v;
+      add(w[0], v), sub(w[1], v), w[2] = std::min(w[2], v), w[3] = std::max(w[3], v);
+      w[4] &= ~(1 << (i & 31)), w[5] |= 1 << (v & 31), w[6] ^= v, add(w[7], v);
       wf += static_cast<float>(v & 255);
-      sh[0] += v, sh[1] -= v, sh[2] = std::min(sh[2], v), sh[3] = std::max(sh[3], v);
+      add(sh[0], v), sub(sh[1], v), sh[2] = std::min(sh[2], v), sh[3] = std::max(sh[3], v);
       sh[4] |= 1 << (v & 31), sh[5] &= ~(1 << (v & 31)), sh[6] ^= v;
       ++count;
     }
-    for (int t = 0; t < 7; ++t) w[8 + t] += sh[t];
+    for (int t = 0; t < 7; ++t) add(w[8 + t], sh[t]);
     wu[3] += count % 5;
     wu[4] += count;
   }

@@ -1,0 +1,110 @@
+// tsm-tool launch's options and the decoding of --grid, --block and --arg (launch_args.hpp).
+#include "launch_args.hpp"
+
+#include <bit>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "cli_args.hpp"
+
+namespace tsm::tools {
+
+void declare_launch_options(CLI::App& launch, LaunchOptions& o, const std::string& backend_help) {
+  launch.add_option("kernel_file", o.kernel_file, "Kernel: .tsb binary, .tsa assembly, or .cu/.ptx (compiled on the fly)")->required();
+  launch.add_option("--frontend", o.frontend, "CUDA front end for .cu files: auto, nvcc, clang")
+      ->check(CLI::IsMember({"auto", "nvcc", "clang"}))
+      ->capture_default_str();
+  launch.add_option("--kernel", o.kernel, "Kernel name (optional when the module has one kernel)");
+  launch.add_option("--grid", o.grid, "Grid shape X[,Y[,Z]]")->capture_default_str();
+  launch.add_option("--block", o.block, "Block shape X[,Y[,Z]]")->capture_default_str();
+  launch.add_option("--shared", o.shared, "Dynamic shared memory bytes")->capture_default_str();
+  launch.add_option("--backend", o.backend, backend_help)
+      ->check(CLI::IsMember({"golden", "rtl", "netlist"}))
+      ->capture_default_str();
+  launch.add_option("--config", o.config, "SM configuration (see: configs)")->capture_default_str();
+  launch.add_option("--sms", o.sms, "rtl, netlist: SMs that take blocks (default: all the model has)");
+  launch.add_flag("!--no-lockstep", o.lockstep, "rtl, netlist: do not check each retired instruction against the golden model");
+  launch.add_option("--verilator-arg", o.verilator_args,
+                    "rtl, netlist: a run-time argument of the Verilated model, e.g. +verilator+rand+reset+2 or +verilator+seed+7 (repeatable)");
+  launch.add_option("--mutant", o.mutant, "rtl: run the RTL with deliberate bug N switched on (the mutant model, docs/regression.md §3)");
+  launch.add_option("--budget", o.budget, "Warp instructions before a runaway-kernel fault")->capture_default_str();
+  launch.add_option("--arg", o.args,
+                    "Kernel argument, in parameter order: i32:V u32:V f32:V i64:V u64:V, buf:IN_FILE[:OUT_FILE] "
+                    "(device buffer from a raw little-endian file, written back to OUT_FILE), zeros:BYTES[:OUT_FILE]");
+}
+
+uint64_t parse_number(const std::string& spec, const std::string& text, bool is_signed) {
+  try {
+    size_t used = 0;
+    const uint64_t v = is_signed ? static_cast<uint64_t>(std::stoll(text, &used, 0)) : std::stoull(text, &used, 0);
+    if (used != text.size() || text.empty()) throw std::invalid_argument("trailing");
+    if (!is_signed && text[0] == '-') throw std::invalid_argument("negative");
+    return v;
+  } catch (const std::logic_error&) {  // std::stoll's invalid_argument and out_of_range
+    throw LaunchArgError(fmt::format("--arg {}: '{}' is not a valid {} number", spec, text, is_signed ? "signed" : "unsigned"));
+  }
+}
+
+namespace {
+
+LaunchArg parse_arg(const std::string& a) {
+  const size_t colon = a.find(':');
+  if (colon == std::string::npos) throw LaunchArgError(fmt::format("--arg '{}': expected KIND:VALUE (i32 u32 f32 i64 u64 buf zeros)", a));
+  const std::string kind = a.substr(0, colon), rest = a.substr(colon + 1);
+  LaunchArg arg;
+  arg.spec = a;
+  using K = LaunchArg::Kind;
+  if (kind == "i32") {
+    arg.kind = K::I32;
+    arg.bits = static_cast<uint32_t>(static_cast<int32_t>(parse_number(a, rest, true)));
+  } else if (kind == "u32") {
+    arg.kind = K::U32;
+    arg.bits = static_cast<uint32_t>(parse_number(a, rest, false));
+  } else if (kind == "i64") {
+    arg.kind = K::I64;
+    arg.bits = parse_number(a, rest, true);
+  } else if (kind == "u64") {
+    arg.kind = K::U64;
+    arg.bits = parse_number(a, rest, false);
+  } else if (kind == "f32") {
+    arg.kind = K::F32;
+    try {
+      size_t used = 0;
+      const float f = std::stof(rest, &used);
+      if (used != rest.size()) throw std::invalid_argument("trailing");
+      arg.bits = std::bit_cast<uint32_t>(f);
+    } catch (const std::logic_error&) {
+      throw LaunchArgError(fmt::format("--arg {}: '{}' is not a float", a, rest));
+    }
+  } else if (kind == "buf" || kind == "zeros") {
+    const size_t colon2 = rest.find(':');
+    const std::string first = rest.substr(0, colon2);
+    arg.out_file = colon2 == std::string::npos ? "" : rest.substr(colon2 + 1);
+    if (kind == "buf") {
+      arg.kind = K::Buf;
+      arg.in_file = first;
+    } else {
+      arg.kind = K::Zeros;
+      arg.bytes = parse_number(a, first, false);
+      if (arg.bytes == 0) throw LaunchArgError(fmt::format("--arg {}: the buffer would be empty", a));
+      if (arg.bytes > UINT32_MAX) throw LaunchArgError(fmt::format("--arg {}: {} bytes do not fit the 32-bit device address space", a, arg.bytes));
+    }
+  } else {
+    throw LaunchArgError(fmt::format("--arg '{}': unknown kind '{}' (i32 u32 f32 i64 u64 buf zeros)", a, kind));
+  }
+  return arg;
+}
+
+}  // namespace
+
+LaunchPlan parse_launch(const LaunchOptions& o) {
+  const auto grid = parse_dim3(o.grid), block = parse_dim3(o.block);
+  if (!grid) throw LaunchArgError(fmt::format("--grid '{}': expected X[,Y[,Z]]", o.grid));
+  if (!block) throw LaunchArgError(fmt::format("--block '{}': expected X[,Y[,Z]]", o.block));
+  LaunchPlan plan{*grid, *block, {}};
+  for (const std::string& a : o.args) plan.args.push_back(parse_arg(a));
+  return plan;
+}
+
+}  // namespace tsm::tools

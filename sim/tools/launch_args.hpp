@@ -1,0 +1,66 @@
+// tsm-tool launch's command line apart from running it: the options it declares and what its
+// --grid, --block and --arg strings mean. Free of the backends, so that the fuzz target
+// (tests/fuzz/fuzz_launch_args.cpp) drives exactly the code tsm-tool runs.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "config/occupancy.hpp"
+
+namespace tsm::tools {
+
+struct LaunchOptions {
+  std::string kernel_file;
+  std::string kernel;
+  std::string grid = "1";
+  std::string block = "1";
+  uint32_t shared = 0;
+  std::string backend = "golden";
+  std::string config = "g80";
+  uint32_t sms = 0;
+  bool lockstep = true;
+  std::vector<std::string> verilator_args;
+  uint32_t mutant = 0;
+  std::string frontend = "auto";
+  uint64_t budget = 200'000'000;
+  std::vector<std::string> args;
+};
+
+/// Declares launch's options on `launch`, bound to `o` (`backend_help` describes --backend).
+void declare_launch_options(CLI::App& launch, LaunchOptions& o, const std::string& backend_help);
+
+/// One --arg, decoded. Scalars carry their little-endian bytes in `bits` (4 or 8 of them).
+struct LaunchArg {
+  enum class Kind { I32, U32, F32, I64, U64, Buf, Zeros };
+  Kind kind = Kind::U32;
+  std::string spec;      // the --arg text, for messages
+  uint64_t bits = 0;     // scalar value
+  std::string in_file;   // buf: the file that fills the buffer
+  uint64_t bytes = 0;    // zeros: the buffer's size (> 0)
+  std::string out_file;  // buf, zeros: where the buffer goes after the launch ("" = nowhere)
+};
+
+struct LaunchPlan {
+  Dim3 grid, block;
+  std::vector<LaunchArg> args;
+};
+
+/// A command line that means nothing: the message is what the user sees after "error: ".
+class LaunchArgError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// --grid, --block and every --arg of `o`, decoded; throws LaunchArgError for the first bad one.
+LaunchPlan parse_launch(const LaunchOptions& o);
+
+/// "V" as a signed or unsigned 64-bit number (decimal, 0x hex or 0 octal); throws LaunchArgError
+/// naming `spec`.
+uint64_t parse_number(const std::string& spec, const std::string& text, bool is_signed);
+
+}  // namespace tsm::tools
