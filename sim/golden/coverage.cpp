@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "golden/fault.hpp"
 #include "isa/isa.hpp"
 
 namespace tsm::golden {
@@ -26,7 +27,10 @@ void write_coverage() {
   j["forms"] = c.forms;
   j["stack_depth"] = c.stack_depth;
   j["bank_degree"] = c.bank_degree;
-  j["faults"] = c.faults;
+  // Every kind, raised or not, so that the report can name the kinds never raised.
+  std::map<std::string, uint64_t> faults = c.faults;
+  for (int k = 0; k < kFaultKindCount; ++k) faults.try_emplace(to_string(static_cast<FaultKind>(k)), 0);
+  j["faults"] = faults;
   j["stalls"] = c.stalls;
   std::error_code ec;
   std::filesystem::create_directories(coverage_dir(), ec);

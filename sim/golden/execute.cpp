@@ -590,42 +590,46 @@ void Exec::atomic(g::Op op) {
       if (cas || type == g::Atype::F32 || !order_free(e<g::Aop>(Field::aop))) base = old;
     }
     const uint64_t b = b_value(lane);
-    uint64_t nv = base;
-    if (cas) {
-      const uint64_t swap = wide ? reg64(lane, f(Field::rc)) : reg(lane, f(Field::rc));
-      if (base == b) nv = swap;
-    } else {
+    const auto apply = [&](uint64_t x) {
+      uint64_t nv = x;
+      if (cas) {
+        const uint64_t swap = wide ? reg64(lane, f(Field::rc)) : reg(lane, f(Field::rc));
+        if (x == b) nv = swap;
+        return nv;
+      }
       const bool sgn = type == g::Atype::S32 || type == g::Atype::S64;
       const auto as_signed = [&](uint64_t v) { return wide ? static_cast<int64_t>(v) : int64_t{static_cast<int32_t>(v)}; };
       switch (e<g::Aop>(Field::aop)) {
         case g::Aop::ADD:
           // PTX: atom.add.f32 on global memory flushes subnormal inputs and results; on shared memory it does not.
-          nv = type == g::Atype::F32 ? fp::add_f32(static_cast<uint32_t>(base), static_cast<uint32_t>(b), g::Rnd::RN, sp == Space::Global, false)
-                                     : base + b;
+          nv = type == g::Atype::F32 ? fp::add_f32(static_cast<uint32_t>(x), static_cast<uint32_t>(b), g::Rnd::RN, sp == Space::Global, false)
+                                     : x + b;
           break;
         case g::Aop::MIN:
         case g::Aop::MAX: {
           const bool want_min = e<g::Aop>(Field::aop) == g::Aop::MIN;
           if (type == g::Atype::F32) {
-            nv = want_min ? fp::min_f32(static_cast<uint32_t>(base), static_cast<uint32_t>(b), false, false)
-                          : fp::max_f32(static_cast<uint32_t>(base), static_cast<uint32_t>(b), false, false);
+            nv = want_min ? fp::min_f32(static_cast<uint32_t>(x), static_cast<uint32_t>(b), false, false)
+                          : fp::max_f32(static_cast<uint32_t>(x), static_cast<uint32_t>(b), false, false);
           } else {
-            const bool b_less = sgn ? as_signed(b) < as_signed(base) : b < base;
-            nv = (b_less == want_min) ? b : base;
+            const bool b_less = sgn ? as_signed(b) < as_signed(x) : b < x;
+            nv = (b_less == want_min) ? b : x;
           }
           break;
         }
-        case g::Aop::INC: nv = base >= b ? 0 : base + 1; break;
-        case g::Aop::DEC: nv = (base == 0 || base > b) ? b : base - 1; break;
+        case g::Aop::INC: nv = x >= b ? 0 : x + 1; break;
+        case g::Aop::DEC: nv = (x == 0 || x > b) ? b : x - 1; break;
         case g::Aop::EXCH: nv = b; break;
-        case g::Aop::AND: nv = base & b; break;
-        case g::Aop::OR: nv = base | b; break;
-        case g::Aop::XOR: nv = base ^ b; break;
+        case g::Aop::AND: nv = x & b; break;
+        case g::Aop::OR: nv = x | b; break;
+        case g::Aop::XOR: nv = x ^ b; break;
       }
-    }
-    if (!wide) nv &= 0xFFFFFFFFu;
+      return wide ? nv : nv & 0xFFFFFFFFu;
+    };
+    const uint64_t nv = apply(base);
     std::memcpy(buf.data(), &nv, bytes);
     store(sp, lane, addr, bytes, buf.data(), true);
+    if (sp == Space::Global) out_.stores.back().step = base == old ? nv : apply(old);
     const uint64_t rd = f(Field::rd);
     if (wide) write_reg64(lane, rd, old);
     else write_reg(lane, rd, static_cast<uint32_t>(old));

@@ -20,6 +20,8 @@ enum class FaultKind {
   InvalidInstruction,  // undecodable word, a register beyond the kernel's count, a unit the config lacks
   Trap,              // TRAP executed
 };
+/// Kinds in FaultKind (Trap is the last).
+inline constexpr int kFaultKindCount = static_cast<int>(FaultKind::Trap) + 1;
 
 const char* to_string(FaultKind kind);
 

@@ -67,6 +67,10 @@ struct Commit {
     uint8_t bytes = 0;
     std::array<uint32_t, 4> data{};
     bool atomic = false;
+    /// Atomics: the operation applied to the old value the thread got back (the word after this
+    /// atomic in the memory's order). It differs from `data` where the golden model combined an
+    /// order-free atomic with its own memory (StepInputs.memory_results).
+    uint64_t step = 0;
   };
   std::vector<RegWrite> regs;
   std::vector<PredWrite> preds;

@@ -491,8 +491,7 @@ void Lockstep::note_stores(const golden::Commit& c, const golden::StepInputs& in
     }
     const auto& old = (*inputs.memory_results)[s.lane];
     const bool wide = s.bytes == 8;
-    chain.steps.push_back(AtomicStep{old[0] | (wide ? uint64_t{old[1]} << 32 : 0), s.data[0] | (wide ? uint64_t{s.data[1]} << 32 : 0),
-                                     c.sm, c.warp_slot, s.lane, c.seq, c.pc});
+    chain.steps.push_back(AtomicStep{old[0] | (wide ? uint64_t{old[1]} << 32 : 0), s.step, c.sm, c.warp_slot, s.lane, c.seq, c.pc});
   }
 }
 

@@ -127,7 +127,7 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
     # --quick: each kernel once on small (2 SMs: several blocks per SM, partial warps) and on g80;
     # the control-flow and barrier kernels on one SM of small; the hand-written assembly; four
     # kernels with every register and memory starting random (Verilator is two-state, and a missing
-    # reset hides behind zeros); 174 random native-ISA kernels and 60 runs of random PTX kernels.
+    # reset hides behind zeros); 146 random native-ISA kernels and 60 runs of random PTX kernels.
     for prog in names:
         cases.append(suite_case(prog, "small", quick_block(prog, 100), frontend, False))
         cases.append(suite_case(prog, "g80", quick_block(prog, 256), frontend, False))
@@ -146,9 +146,9 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
                                         tag=f".randreset{seed}"))
     # Seeds 57 (a slot's store counter cleared under stores in flight) and 149 then 150 on one model
     # (an atomic retired through a reused request ID) showed bugs: they stay.
-    cases += random_cases("small", 1, 100, False)
+    cases += random_cases("small", 1, 80, False)
     cases += random_cases("small", 141, 10, False)
-    cases += random_cases("small", 1001, 16, False, sms=1)
+    cases += random_cases("small", 1001, 8, False, sms=1)
     cases += random_cases("g80", 2001, 30, False)
     cases += random_cases("gt200", 4001, 10, False)
     cases += random_cases("small", 3001, 8, False, extra=["--verilator-arg", "+verilator+rand+reset+2",
@@ -417,10 +417,9 @@ def coverage_markdown(cov: dict, what: str) -> str:
         lines.append(f"| {d} | {cov['bank_degree'][d]:,} |")
     never = [str(d) for d in range(1, 17) if not cov["bank_degree"][d]]
     lines += ["", f"Degrees never reached: {', '.join(never) if never else 'none'}.", ""]
-    kinds = ["out-of-bounds access", "misaligned access", "address out of range", "divergent barrier", "barrier deadlock",
-             "reconvergence stack overflow", "reconvergence stack underflow", "runaway kernel", "invalid instruction", "trap"]
+    kinds = sorted(cov["faults"])  # every process lists every kind the golden model has, raised or not
     lines += ["## Fault kinds", "", "| fault | times raised |", "|---|---|"]
-    for k in sorted(set(kinds) | set(cov["faults"])):
+    for k in kinds:
         lines.append(f"| {k} | {cov['faults'].get(k, 0):,} |")
     never = [k for k in kinds if not cov["faults"].get(k)]
     lines += ["", f"Never raised: {', '.join(never) if never else 'none'}.", ""]

@@ -22,7 +22,7 @@ SANITIZER_ENV = {
 }
 # Unit tests whose bulk is many random inputs through the same code take fewer under the
 # sanitizers (tests/sequences/specs.hpp).
-UNIT_ENV = {"TSM_SEQUENCE_RANDOM_CASES": "2000"}
+UNIT_ENV = {"TSM_SEQUENCE_RANDOM_CASES": "500"}
 
 
 def env():

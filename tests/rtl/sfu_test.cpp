@@ -65,16 +65,18 @@ void drive(TSM_MODEL_CLASS& dut, const Case& c) {
   dut.ftz_i = c.ftz;
 }
 
+// The unit's result against the golden model's bits.
+std::optional<std::string> check(TSM_MODEL_CLASS& dut, const Case& c) {
+  const uint32_t want = tsm::sfu::evaluate(static_cast<Mufu>(c.func), c.x, c.ftz);
+  if (dut.result_o == want) return std::nullopt;
+  return fmt::format("MUFU {} of {:#010x} ftz {}: RTL {:#010x}, golden {:#010x}", c.func, c.x, c.ftz, dut.result_o, want);
+}
+
 TEST(Sfu, MatchesTheGoldenModelBitForBit) {
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cases(TSM_RANDOM_CASES),
       drive,
-      [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
-        const uint32_t want = tsm::sfu::evaluate(static_cast<Mufu>(c.func), c.x, c.ftz);
-        if (dut.result_o == want) return std::nullopt;
-        return fmt::format("MUFU {} of {:#010x} ftz {}: RTL {:#010x}, golden {:#010x}", c.func, c.x, c.ftz, dut.result_o,
-                           want);
-      });
+      check);
   EXPECT_GE(checked, 100000u);
 }
 
@@ -95,12 +97,7 @@ TEST(Sfu, MatchesTheGoldenModelOnTheGpuInputs) {
   const size_t checked = tsm::rtltest::run_pipeline<TSM_MODEL_CLASS>(
       cs,
       drive,
-      [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
-        const uint32_t want = tsm::sfu::evaluate(static_cast<Mufu>(c.func), c.x, c.ftz);
-        if (dut.result_o == want) return std::nullopt;
-        return fmt::format("MUFU {} of {:#010x} ftz {}: RTL {:#010x}, golden {:#010x}", c.func, c.x, c.ftz, dut.result_o,
-                           want);
-      });
+      check);
   EXPECT_GE(checked, 60000u);
 }
 

@@ -54,7 +54,7 @@ inline uint64_t seed_of(const std::string& s) {
 }
 
 /// Random inputs per sequence: 10^5, or TSM_SEQUENCE_RANDOM_CASES where a run sets it. The
-/// sanitizer run (docs/fuzzing.md) sets 2,000: every sequence still runs through the same code,
+/// sanitizer run (docs/fuzzing.md) sets 500: every sequence still runs through the same code,
 /// and 10^5 inputs of each under ASan would take ten minutes.
 inline int random_cases() {
   static const int n = [] {
