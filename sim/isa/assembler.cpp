@@ -419,7 +419,7 @@ class Assembler {
       } else {
         auto iv = parse_int(v);
         const unsigned b = s.type.size * 8;
-        const int64_t lo = s.type.is_signed() ? -(int64_t{1} << (b - 1)) : (b == 64 ? INT64_MIN : -(int64_t{1} << (b - 1)));
+        const int64_t lo = b == 64 ? INT64_MIN : -(int64_t{1} << (b - 1));  // -2^63 itself: its negation overflows
         const bool fits = iv && (b == 64 || (*iv >= lo && *iv < (int64_t{1} << b)));
         if (!fits) fail(line, col, fmt::format("'{}' does not fit type {}", v, s.type.name));
         bits = static_cast<uint64_t>(*iv);
