@@ -74,9 +74,11 @@ const std::vector<HostProgram>& host_programs() {
 }
 
 std::unique_ptr<Backend> make_backend_rtl(const config::SmConfig& cfg, uint32_t sms, bool lockstep,
-                                          const std::vector<std::string>& verilator_args, bool netlist, uint32_t mutant) {
+                                          const std::vector<std::string>& verilator_args, bool netlist, uint32_t mutant,
+                                          const rtl::TraceOptions& trace) {
   rtl::RtlOptions ro;
   ro.lockstep = lockstep;
+  ro.trace = trace;
   ro.active_sms = sms;
   std::vector<std::string> args = verilator_args;
   rtl::ModelKind kind = netlist ? rtl::ModelKind::Netlist : rtl::ModelKind::Rtl;
@@ -98,11 +100,13 @@ std::unique_ptr<Runtime> make_runtime(const HostOptions& o) {
   if (o.backend == "golden") {
     if (o.sms != 0 || !o.verilator_args.empty() || o.mutant != 0)
       throw RuntimeError(ErrorCode::InvalidValue, "--sms, --verilator-arg and --mutant apply to the rtl and netlist backends only");
+    if (!o.trace.fst.empty() || !o.trace.timeline.empty())
+      throw RuntimeError(ErrorCode::InvalidValue, "--trace, --trace-on-fail and --timeline apply to the rtl backend only");
     return std::make_unique<Runtime>(*cfg, make_golden_backend());
   }
   if (o.backend == "rtl" || o.backend == "netlist")
     return std::make_unique<Runtime>(*cfg, make_backend_rtl(*cfg, o.sms, o.lockstep, o.verilator_args, o.backend == "netlist",
-                                                                o.mutant));
+                                                                o.mutant, o.trace));
   throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown backend '{}' (golden, rtl or netlist)", o.backend));
 }
 

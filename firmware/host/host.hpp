@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "rtl/trace_options.hpp"
 #include "runtime/runtime.hpp"
 
 namespace tsm::firmware {
@@ -25,6 +26,7 @@ struct HostOptions {
   std::string frontend = "auto";  // CUDA front end: auto (nvcc if installed, else clang), nvcc, clang
   std::string source = "cuda";    // cuda: firmware/cuda/NAME.cu; asm: firmware/asm/NAME.tsa
   std::string firmware_dir = TSM_FIRMWARE_DIR;
+  rtl::TraceOptions trace;  // rtl: FST waveform and warp timeline (docs/waveforms.md)
 };
 
 struct HostProgram {
@@ -41,7 +43,7 @@ const std::vector<HostProgram>& host_programs();
 /// `mutant` N > 0, over the RTL with deliberate bug N switched on (docs/regression.md §3).
 std::unique_ptr<Backend> make_backend_rtl(const config::SmConfig& cfg, uint32_t sms, bool lockstep,
                                           const std::vector<std::string>& verilator_args = {}, bool netlist = false,
-                                          uint32_t mutant = 0);
+                                          uint32_t mutant = 0, const rtl::TraceOptions& trace = {});
 /// A runtime over the backend and configuration the options name (clear errors for unknown ones).
 std::unique_ptr<Runtime> make_runtime(const HostOptions& options);
 /// Load the program's kernel module: firmware/cuda/NAME.cu compiled by the chosen front end and

@@ -58,7 +58,13 @@ module tsm_gpu #(
   output logic [NumSms*32-1:0]                           cr_pc_o,
   output logic [NumSms*32-1:0]                           cr_active_o,
   output logic [NumSms*32-1:0]                           cr_exec_o,
-  output logic [NumSms-1:0]                              cr_exit_o
+  output logic [NumSms-1:0]                              cr_exit_o,
+  // Debug port (docs/waveforms.md §2), SM s in slice s: an instruction issues, its warp and
+  // sequence number; the stall reasons of the clock (bit 0 scoreboard, 1 barrier, 2 fetch)
+  output logic [NumSms-1:0]                              dbg_issue_o,
+  output logic [NumSms*tsm_cfg_pkg::WarpIdWidth-1:0]     dbg_warp_o,
+  output logic [NumSms*32-1:0]                           dbg_seq_o,
+  output logic [NumSms*3-1:0]                            dbg_stall_o
 );
   localparam int unsigned NumCounters = 12;
   localparam int unsigned PerfEvents = 9;
@@ -137,7 +143,9 @@ module tsm_gpu #(
       .cr_seq_o(cr_seq_o[32*s +: 32]), .cr_pc_o(cr_pc_o[32*s +: 32]), .cr_active_o(cr_active_o[32*s +: 32]),
       .cr_exec_o(cr_exec_o[32*s +: 32]), .cr_exit_o(cr_exit_o[s]),
       .perf_o(sm_perf[PerfEvents*s +: PerfEvents]), .perf_lanes_o(sm_lanes[6*s +: 6]),
-      .perf_tx_o(sm_tx[6*s +: 6])
+      .perf_tx_o(sm_tx[6*s +: 6]),
+      .dbg_issue_o(dbg_issue_o[s]), .dbg_warp_o(dbg_warp_o[tsm_cfg_pkg::WarpIdWidth*s +: tsm_cfg_pkg::WarpIdWidth]),
+      .dbg_seq_o(dbg_seq_o[32*s +: 32]), .dbg_stall_o(dbg_stall_o[3*s +: 3])
     );
   end
 

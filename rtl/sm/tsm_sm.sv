@@ -98,7 +98,13 @@ module tsm_sm #(
   output logic [PerfEvents-1:0]                  perf_o,
   output logic [5:0]                             perf_lanes_o,
   /// Transactions counter increment (docs/sm-rtl.md §4: compute capability 1.2 segments).
-  output logic [5:0]                             perf_tx_o
+  output logic [5:0]                             perf_tx_o,
+  // Debug port (docs/waveforms.md §2): an instruction issues this clock, its warp and sequence
+  // number; the stall reasons of this clock (bit 0 scoreboard, 1 barrier, 2 fetch).
+  output logic                                   dbg_issue_o,
+  output logic [tsm_cfg_pkg::WarpIdWidth-1:0]    dbg_warp_o,
+  output logic [31:0]                            dbg_seq_o,
+  output logic [2:0]                             dbg_stall_o
 );
 
 `ifdef TSM_MUTANTS
@@ -814,7 +820,11 @@ module tsm_sm #(
   logic [L-1:0]  gexec;              // exec lanes of row g_q
   logic [RA-1:0] base_c;
   logic [31:0]   act_c, live_c;
+  // Not traced (rtl/trace.vlt says why): wide values the hot loops below read and write many times
+  // an evaluation; pred_q holds the same predicates, one clock later.
+  /* verilator tracing_off */
   logic [32*7-1:0] wp_c, wp_d;        // the current warp's predicates: before, after this clock
+  /* verilator tracing_on */
   logic [BW-1:0] blk_c;
   logic [SPW-1:0] spt_c;
   logic          hazard;
@@ -1213,7 +1223,9 @@ module tsm_sm #(
   // ---- predicates: the updates of the row's executing lanes, and the current warp's write-back ----
   // Which predicate of each lane a state writes (pu_we) and the value (pu_val); DSETP's predicate
   // row for its PRED events (dsetp_prow).
+  /* verilator tracing_off */  // not traced: as wp_d above
   logic [L*7-1:0] pu_we, pu_val;
+  /* verilator tracing_on */
   logic [L*8-1:0] dsetp_prow;
   always_comb begin
     logic sv, t, vd, vq;
@@ -3051,6 +3063,90 @@ module tsm_sm #(
       end
     end
   end
+
+  // ---- debug signals (docs/waveforms.md §2) -------------------------------------------------------
+  // The warp story for waveforms and the timeline: nothing in the SM reads them, Verilator traces
+  // them, synthesis removes what the debug port does not carry. Their names and encodings are a
+  // documented interface: the GTKWave views and translate filters (sim/tools/wave_views.py) are
+  // generated from this enum, the engine's estate_e and the ISA table.
+  typedef enum logic [2:0] {
+    WS_EXITED,      // no live warp in the slot: exited, or not placed yet
+    WS_READY,       // the scheduler may pick it
+    WS_RUNNING,     // the engine works on its instruction
+    WS_SCOREBOARD,  // an operand waits for a load in flight
+    WS_MEMORY,      // an atomic of the warp is in flight
+    WS_BARRIER,     // waits at a barrier
+    WS_SFU          // its SFU instruction waits for, or is in, the SFU sequencer
+  } dbg_wstate_e;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic          dbg_issue;          // an instruction issues this clock
+  logic [WW-1:0] dbg_warp;           // the engine's current warp ...
+  logic [31:0]   dbg_pc;             // ... its PC (instruction index)
+  logic [7:0]    dbg_opcode;         // ... the instruction's opcode (tsm_isa_pkg::OP_*)
+  logic [2:0]    dbg_unit;           // ... its unit (tsm_isa_pkg::UNIT_*)
+  logic [31:0]   dbg_active;         // ... the warp's active lanes
+  logic [31:0]   dbg_exec;           // ... lanes whose guard holds (valid at issue)
+  logic [6:0]    dbg_engine;         // the issue engine's state (estate_e)
+  logic          dbg_stall_sb, dbg_stall_bar, dbg_stall_fetch;  // why nothing issues (COUNTER 5, 6, 7)
+  logic          dbg_bar_arrive;     // the current warp arrives at barrier dbg_bar_id ...
+  logic [3:0]    dbg_bar_id;
+  logic [5:0]    dbg_bar_count;      // ... as arrival number dbg_bar_count
+  logic          dbg_bar_release;    // the barrier released: its warps wake one a clock (E_REL)
+  logic          dbg_bank_conflict;  // a shared-memory access takes one more step for a bank conflict
+  logic [5:0]    dbg_mem_inflight;   // memory requests sent and not answered (loads, stores, atomics)
+  logic [3:0]    dbg_load_slots;     // load and atomic slots in use
+  // Continuous assignments of values the SM has anyway, and word-wide operations over the warp
+  // slots: with tracing compiled in these are computed in every evaluation, so they are kept to a
+  // few operations (docs/waveforms.md §1, the cost of tracing when off).
+  assign dbg_issue = st_q == E_DISPATCH && disp_go;
+  assign dbg_warp = cw_q;
+  assign dbg_pc = cpc_q;
+  assign dbg_opcode = op;
+  assign dbg_unit = unit_w;
+  assign dbg_active = act_c;
+  assign dbg_exec = dexec;
+  assign dbg_engine = st_q;
+  assign dbg_stall_sb = perf_o[4];
+  assign dbg_stall_bar = perf_o[5];
+  assign dbg_stall_fetch = perf_o[6];
+  assign dbg_bar_arrive = st_q == E_BAR_UPD;
+  assign dbg_bar_id = barid_w;
+  assign dbg_bar_count = bu_wdata[5:0];
+  assign dbg_bar_release = st_q == E_BAR_UPD && bu_rel;
+  assign dbg_bank_conflict = perf_o[8];
+  assign dbg_mem_inflight = 6'($countones(id_busy_q));
+  assign dbg_load_slots = 4'($countones(slot_valid_q));
+  // The warp states as one mask per state, in the order the states take precedence; then each
+  // warp slot's state is the value of the state whose mask has its bit.
+  logic [W-1:0] ws_barrier, ws_scoreboard, ws_memory, ws_sfu, ws_running, ws_ready;
+  always_comb begin
+    ws_barrier = w_valid_q & w_wait_q;
+    ws_scoreboard = w_valid_q & ~w_wait_q & w_sb_q;
+    ws_memory = w_valid_q & ~w_wait_q & ~w_sb_q & w_atom_q;
+    ws_sfu = w_valid_q & ~w_wait_q & ~w_sb_q & ~w_atom_q & (w_sfu_q | w_sfuw_q);
+    ws_running = '0;
+    if (st_q != E_IDLE && st_q != E_HALT) ws_running[cw_q] = 1'b1;
+    ws_running = ws_running & w_valid_q & ~(ws_barrier | ws_scoreboard | ws_memory | ws_sfu);
+    ws_ready = w_valid_q & ~(ws_barrier | ws_scoreboard | ws_memory | ws_sfu | ws_running);
+  end
+  // Per warp slot w: g_dbg_warp[w].state (dbg_wstate_e), .depth (reconvergence-stack entries),
+  // .pc, .active. The states are plain vectors, not enum-typed: GTKWave shows an enum-typed FST
+  // signal in hex and ignores a translate filter on it.
+  for (genvar w = 0; w < W; w++) begin : g_dbg_warp
+    logic [2:0]     state;
+    logic [SPW-1:0] depth;
+    logic [31:0]    pc, active;
+    assign state = ws_barrier[w] ? 3'(WS_BARRIER) : ws_scoreboard[w] ? 3'(WS_SCOREBOARD) : ws_memory[w] ? 3'(WS_MEMORY) :
+                   ws_sfu[w] ? 3'(WS_SFU) : ws_running[w] ? 3'(WS_RUNNING) : ws_ready[w] ? 3'(WS_READY) : 3'(WS_EXITED);
+    assign depth = w_sp_q[SPW*w +: SPW];
+    assign pc = w_pc_q[32*w +: 32];
+    assign active = w_active_q[32*w +: 32];
+  end
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign dbg_issue_o = dbg_issue;
+  assign dbg_warp_o = cw_q;
+  assign dbg_seq_o = w_seq_q[32*cw_q +: 32];
+  assign dbg_stall_o = {dbg_stall_fetch, dbg_stall_bar, dbg_stall_sb};
 
   // ---- registers ----------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -4,6 +4,7 @@
 #include "rtl/gpu_driver.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -96,9 +97,32 @@ RtlBackend::RtlBackend(const config::SmConfig& config, std::unique_ptr<GpuPins> 
   config_.num_sms = pins_->num_sms();  // the top level's NumSms parameter may differ from the default
   kernel_config_ = config_;
   if (options.active_sms) kernel_config_.num_sms = options.active_sms;
+  if (!options_.trace.fst.empty()) {
+    if (!pins_->can_trace())
+      throw std::invalid_argument("this GPU model was built without the FST writer: --trace needs the rtl backend's RTL model");
+    if (options_.trace.from > options_.trace.to)
+      throw std::invalid_argument(fmt::format("the trace window ends (clock {}) before it starts (clock {})", options_.trace.to,
+                                              options_.trace.from));
+    try {
+      pins_->trace_open(options_.trace.fst, options_.trace.depth);
+    } catch (const std::runtime_error& e) {
+      throw std::invalid_argument(e.what());
+    }
+    tracing_ = true;
+  }
+  if (!options_.trace.timeline.empty()) timeline_ = std::make_unique<Timeline>();
 }
 
-RtlBackend::~RtlBackend() = default;
+RtlBackend::~RtlBackend() {
+  if (tracing_) pins_->trace_close();
+  if (timeline_) {
+    try {
+      timeline_->write(options_.trace.timeline, cycle_);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+    }
+  }
+}
 
 // ---- the clock --------------------------------------------------------------------------------------
 
@@ -109,6 +133,12 @@ void RtlBackend::cycle(Run& run, bool mmio_valid, bool mmio_write, uint32_t addr
   const std::optional<MemResponse> response = memory_.response(cycle_);
   pins_->set_mem_resp(response.has_value(), response.value_or(MemResponse{}));
   pins_->eval();
+  if (timeline_) {
+    for (unsigned sm = 0; sm < pins_->num_sms(); ++sm) {
+      if (const std::optional<IssueEvent> is = pins_->issue(sm)) timeline_->issue(sm, *is, cycle_);
+      timeline_->stalls(sm, pins_->stalls(sm), cycle_);
+    }
+  }
 
   // Per SM, the commit port's event, then the retire channel's.
   for (unsigned ch = 0; ch < 2 * pins_->num_sms(); ++ch) {
@@ -121,7 +151,10 @@ void RtlBackend::cycle(Run& run, bool mmio_valid, bool mmio_write, uint32_t addr
       std::fprintf(stderr, "[%llu] sm%u k%u w%u seq%u pc%u act%08x exe%08x exit%d r%u g%u l%x d%08x,%08x a%08x m%04x\n",
                    static_cast<unsigned long long>(cycle_), e->sm, e->kind, e->warp, e->seq, e->pc, e->active, e->exec,
                    e->exit, e->reg, e->group, e->lanes, e->data[0], e->data[1], e->addr, e->mask);
-    if (e->kind == kRetire || e->kind == kRegRetire || e->kind == kPredRetire) ++run.retired;
+    if (e->kind == kRetire || e->kind == kRegRetire || e->kind == kPredRetire) {
+      ++run.retired;
+      if (timeline_) timeline_->retire(*e, cycle_);
+    }
     if (run.lockstep) run.lockstep->on_event(*e, cycle_);
   }
   run.read_data = pins_->mmio_rvalid() ? std::optional<uint32_t>(pins_->mmio_rdata()) : std::nullopt;
@@ -138,6 +171,7 @@ void RtlBackend::cycle(Run& run, bool mmio_valid, bool mmio_write, uint32_t addr
     }
   }
   if (response && pins_->mem_resp_ready()) memory_.pop();
+  if (tracing_ && cycle_ >= options_.trace.from && cycle_ <= options_.trace.to) pins_->trace_clock(cycle_);
   pins_->tick();
   ++cycle_;
 
@@ -286,6 +320,7 @@ golden::LaunchStats RtlBackend::launch(const golden::LaunchSpec& in) {
     for (const auto& [addr, value] : descriptor) mmio_write(run, addr, value);
     for (unsigned i = 0; i < kCbanks; ++i) mmio_write(run, mmio::kCbankBase0 + 4 * i, kCbankBase + kCbankStride * i);
     memory_.reset_counters();
+    if (timeline_) timeline_->begin_launch(k.name, spec.module->text, cycle_);
     mmio_write(run, mmio::kCtrl, 1);
     run.start = run.last_progress = cycle_;
     run.started = true;
@@ -321,6 +356,7 @@ golden::LaunchStats RtlBackend::launch(const golden::LaunchSpec& in) {
     }
     return stats;
   } catch (...) {
+    if (tracing_) pins_->trace_flush();  // the trace up to the failure, whatever ends the run next
     needs_reset_ = true;  // the GPU may be mid-launch: start the next one from reset
     last_ = RtlLaunchInfo{run.started ? cycle_ - run.start : 0, run.retired, memory_.counters(), {}};
     throw;

@@ -15,6 +15,8 @@
 #include "rtl/gpu_pins.hpp"
 #include "rtl/lockstep.hpp"
 #include "rtl/memory_model.hpp"
+#include "rtl/timeline.hpp"
+#include "rtl/trace_options.hpp"
 #include "runtime/runtime.hpp"
 #include "tsm/config_gen.hpp"
 
@@ -48,6 +50,7 @@ struct RtlOptions {
   /// Clocks without a commit event before the run is declared hung (memory traffic alone does not
   /// count: a GPU can livelock re-fetching); 0: max(100000, 50 x latency).
   uint64_t hang_cycles = 0;
+  TraceOptions trace;  // FST waveform and warp timeline (docs/waveforms.md)
 };
 
 /// What the last launch did on the GPU, beyond LaunchStats.
@@ -82,6 +85,10 @@ class RtlBackend : public Backend {
   /// The performance counters summed over every launch that ended cleanly on this backend.
   const std::array<uint64_t, kNumCounters>& total_counters() const { return totals_; }
   const MemoryModel& memory() const { return memory_; }
+  /// Clocks since the model was created: where a failure happened, for --trace-on-fail.
+  uint64_t clock() const { return cycle_; }
+  /// Instructions the timeline holds (0 without --timeline).
+  uint64_t timeline_instructions() const { return timeline_ ? timeline_->instructions() : 0; }
   GpuPins& pins() { return *pins_; }
   /// The configuration the GPU runs: the given one with num_sms set to the model's.
   const config::SmConfig& config() const { return config_; }
@@ -107,6 +114,8 @@ class RtlBackend : public Backend {
   bool needs_reset_ = true;     // before the first launch and after one that did not end cleanly
   RtlLaunchInfo last_;
   std::array<uint64_t, kNumCounters> totals_{};
+  bool tracing_ = false;                 // an FST is open
+  std::unique_ptr<Timeline> timeline_;   // --timeline
 };
 
 }  // namespace tsm::rtl

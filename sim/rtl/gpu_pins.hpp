@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "runtime/backend_error.hpp"
 
@@ -76,6 +77,16 @@ struct CommitEvent {
   std::array<uint32_t, 4> wdata{};  // STORE: the line
 };
 
+/// The debug port's issue event of one SM (docs/waveforms.md §2): an instruction of warp slot
+/// `warp` with per-warp sequence number `seq` issues this clock.
+struct IssueEvent {
+  uint32_t warp = 0;
+  uint32_t seq = 0;
+};
+
+/// The debug port's stall reasons (`dbg_stall_o`), one bit each.
+enum StallBit : unsigned { kStallScoreboard = 1, kStallBarrier = 2, kStallFetch = 4 };
+
 /// The GPU top's ports, clock by clock. Per cycle the caller sets the inputs, calls eval() (the
 /// clock is low; combinational outputs settle), reads the outputs, then tick() (the rising edge).
 class GpuPins {
@@ -109,6 +120,27 @@ class GpuPins {
 
   /// The rising clock edge: registers take the values settled by eval().
   virtual void tick() = 0;
+
+  // ---- debug port and waveforms (docs/waveforms.md); models without them keep these defaults ----
+  /// SM `sm`'s issue event this clock, if any (after eval()).
+  virtual std::optional<IssueEvent> issue(unsigned /*sm*/) const { return std::nullopt; }
+  /// SM `sm`'s stall reasons this clock (StallBit), after eval().
+  virtual unsigned stalls(unsigned /*sm*/) const { return 0; }
+  /// Whether this model was built with the FST writer.
+  virtual bool can_trace() const { return false; }
+  /// Start an FST trace into `path` of the signals at most `depth` levels below TOP (0: all; 1: the
+  /// top's ports, 4: the SMs' own signals, 5: also per-warp debug signals). Nothing is written
+  /// until trace_clock(). Throws std::runtime_error when the model cannot trace.
+  virtual void trace_open(const std::string& /*path*/, unsigned /*depth*/) {
+    throw std::runtime_error("this GPU model was built without the FST writer");
+  }
+  /// The next tick() writes the clock into the trace as clock number `cycle` (time 10*cycle ns with
+  /// the clock low, 10*cycle+5 ns after its rising edge).
+  virtual void trace_clock(uint64_t /*cycle*/) {}
+  /// Write out what the trace holds so far (before an error ends the run).
+  virtual void trace_flush() {}
+  /// Finish the trace file.
+  virtual void trace_close() {}
 };
 
 }  // namespace tsm::rtl

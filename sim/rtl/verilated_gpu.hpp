@@ -12,6 +12,9 @@
 #endif
 
 #include <verilated.h>
+#if VM_TRACE_FST
+#include <verilated_fst_c.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -115,6 +118,9 @@ class VerilatedGpu : public GpuPins {
       : VerilatedGpu(g.warp_id_bits, g.group_bits, g.sp_lanes, g.num_sms, args) {}
 
   ~VerilatedGpu() override {
+#if VM_TRACE_FST
+    trace_close();
+#endif
     if (model_) model_->final();
   }
   VerilatedGpu(const VerilatedGpu&) = delete;
@@ -213,13 +219,72 @@ class VerilatedGpu : public GpuPins {
   }
 
   void tick() override {
-    model_->clk_i = 1;
-    model_->eval();
+#if VM_TRACE_FST
+    if (trace_pending_) {
+      trace_->dump(10 * trace_cycle_);
+      model_->clk_i = 1;
+      model_->eval();
+      trace_->dump(10 * trace_cycle_ + 5);
+      trace_pending_ = false;
+    } else
+#endif
+    {
+      model_->clk_i = 1;
+      model_->eval();
+    }
     context_->timeInc(1);
     model_->clk_i = 0;
     model_->eval();
     context_->timeInc(1);
   }
+
+  std::optional<IssueEvent> issue(unsigned sm) const override {
+    if constexpr (requires(Model& m) { m.dbg_issue_o; }) {
+      if (sm >= geometry_.num_sms || !slice(model_->dbg_issue_o, sm, 1)) return std::nullopt;
+      return IssueEvent{static_cast<uint32_t>(slice(model_->dbg_warp_o, sm, geometry_.warp_id_bits)),
+                        static_cast<uint32_t>(slice(model_->dbg_seq_o, sm, 32))};
+    } else {
+      return std::nullopt;
+    }
+  }
+  unsigned stalls(unsigned sm) const override {
+    if constexpr (requires(Model& m) { m.dbg_stall_o; }) {
+      return sm < geometry_.num_sms ? static_cast<unsigned>(slice(model_->dbg_stall_o, sm, 3)) : 0u;
+    } else {
+      return 0;
+    }
+  }
+
+#if VM_TRACE_FST
+  bool can_trace() const override { return true; }
+  void trace_open(const std::string& path, unsigned depth) override {
+    trace_close();
+    context_->traceEverOn(true);
+    auto trace = std::make_unique<VerilatedFstC>();
+    trace->set_time_unit("1ns");
+    trace->set_time_resolution("1ns");
+    // Verilator inlines the whole design into one level, so the depth goes to the FST writer's
+    // $dumpvars-style filter: the signals at most `depth` levels below TOP.
+    if (depth != 0) trace->dumpvars(static_cast<int>(depth), "TOP");
+    model_->trace(trace.get(), 99);
+    trace->open(path.c_str());
+    if (!trace->isOpen()) throw std::runtime_error("cannot open the trace file " + path);
+    trace_ = std::move(trace);
+  }
+  void trace_clock(uint64_t cycle) override {
+    if (!trace_) return;
+    trace_pending_ = true;
+    trace_cycle_ = cycle;
+  }
+  void trace_flush() override {
+    if (trace_) trace_->flush();
+  }
+  void trace_close() override {
+    if (trace_) trace_->close();
+    trace_.reset();
+    trace_pending_ = false;
+  }
+#endif
 
  private:
   template <class Port>
@@ -254,6 +319,11 @@ class VerilatedGpu : public GpuPins {
   GpuGeometry geometry_;
   std::unique_ptr<VerilatedContext> context_;  // first: the model refers to it
   std::unique_ptr<Model> model_;
+#if VM_TRACE_FST
+  std::unique_ptr<VerilatedFstC> trace_;
+  bool trace_pending_ = false;  // the next tick() writes the clock
+  uint64_t trace_cycle_ = 0;
+#endif
 };
 
 }  // namespace tsm::rtl

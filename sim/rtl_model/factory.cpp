@@ -15,6 +15,7 @@ const std::vector<std::pair<std::string, models::MakeModel>>& table_of(ModelKind
   switch (kind) {
     case ModelKind::Netlist: return models::netlist_table();
     case ModelKind::Mutant: return models::mutant_table();
+    case ModelKind::Untraced: return models::untraced_table();
     default: return models::model_table();
   }
 }
@@ -25,6 +26,7 @@ const char* model_kind_name(ModelKind kind) {
   switch (kind) {
     case ModelKind::Netlist: return "netlist";
     case ModelKind::Mutant: return "mutant";
+    case ModelKind::Untraced: return "untraced RTL";
     default: return "RTL";
   }
 }

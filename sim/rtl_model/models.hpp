@@ -16,9 +16,11 @@ namespace tsm::rtl {
 /// Which model of a configuration's GPU top: the Verilated RTL (the configuration's NumSms SMs), the
 /// Verilated Yosys netlist of it with one SM (docs/sm-rtl.md §2.11), or the RTL with the deliberate
 /// bugs of rtl/mutants/ compiled in, switched on by +tsm+mutant=N (docs/regression.md §3).
-enum class ModelKind { Rtl, Netlist, Mutant };
+/// Untraced: the RTL built without the FST writer (g80, with -DTSM_UNTRACED_MODEL=ON), which
+/// ./tsm bench compares with the traced one.
+enum class ModelKind { Rtl, Netlist, Mutant, Untraced };
 
-/// "RTL", "netlist" or "mutant".
+/// "RTL", "netlist", "mutant" or "untraced RTL".
 const char* model_kind_name(ModelKind kind);
 
 /// Configurations that have a Verilated model of `kind` in this build.

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 
 #include "host.hpp"
+#include "rtl/gpu_driver.hpp"
 #include "rtl_model/models.hpp"
 
 namespace {
@@ -66,11 +67,18 @@ struct Sample {
   tsm::rtl::MemoryCounters memory;
 };
 
-Sample run_once(const tsm::firmware::HostProgram& p, tsm::firmware::HostOptions o) {
+/// One run of `p`; on the rtl backend over the model of `kind`.
+Sample run_once(const tsm::firmware::HostProgram& p, tsm::firmware::HostOptions o,
+                tsm::rtl::ModelKind kind = tsm::rtl::ModelKind::Rtl) {
   const tsm::config::SmConfig& cfg = *tsm::config::find_config(o.config);
   std::unique_ptr<Backend> inner;
-  if (o.backend == "golden") inner = tsm::make_golden_backend();
-  else inner = tsm::firmware::make_backend_rtl(cfg, 0, o.lockstep);
+  if (o.backend == "golden") {
+    inner = tsm::make_golden_backend();
+  } else {
+    tsm::rtl::RtlOptions ro;
+    ro.lockstep = o.lockstep;
+    inner = tsm::rtl::make_rtl_backend(cfg, ro, {}, kind);
+  }
   auto timed = std::make_unique<TimedBackend>(std::move(inner));
   TimedBackend* t = timed.get();
   tsm::Runtime rt(cfg, std::move(timed));
@@ -81,6 +89,67 @@ Sample run_once(const tsm::firmware::HostProgram& p, tsm::firmware::HostOptions 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+/// Runs `body` with stdout sent to /dev/null: the host programs report there, the bench prints
+/// only its tables.
+template <class F>
+void quietly(F body) {
+  std::fflush(stdout);
+  const int saved = ::dup(1);
+  const int devnull = ::open("/dev/null", O_WRONLY);
+  if (devnull >= 0) ::dup2(devnull, 1);
+  const auto restore = [&] {
+    std::fflush(stdout);
+    if (saved >= 0) ::dup2(saved, 1);
+    if (devnull >= 0) ::close(devnull);
+    if (saved >= 0) ::close(saved);
+  };
+  try {
+    body();
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+}
+
+/// What the FST writer costs when compiled in but not tracing: the g80 RTL (lockstep off) against
+/// the same RTL built without it, runs interleaved (each goes first every other time) so that both
+/// see the same machine load.
+nlohmann::json bench_tracing_cost(const std::vector<std::string>& programs, unsigned repeat, uint32_t block) {
+  nlohmann::json rows = nlohmann::json::array();
+  if (tsm::rtl::rtl_model_configs(tsm::rtl::ModelKind::Untraced).empty()) {
+    fmt::print("\ntracing cost: this build has no untraced g80 model to compare with (./tsm bench configures "
+               "-DTSM_UNTRACED_MODEL=ON)\n");
+    return rows;
+  }
+  fmt::print("\nTracing compiled in but off (g80 RTL, lockstep off) against the same RTL built without the FST writer, medians:\n");
+  fmt::print("{:<15} {:>12} {:>12} {:>9}\n", "program", "traced s", "untraced s", "slowdown");
+  for (const auto& name : programs) {
+    const tsm::firmware::HostProgram* p = nullptr;
+    for (const auto& hp : tsm::firmware::host_programs())
+      if (hp.name == name) p = &hp;
+    tsm::firmware::HostOptions o;
+    o.backend = "rtl";
+    o.config = "g80";
+    o.lockstep = false;
+    o.block = block;
+    std::vector<double> traced, untraced;
+    quietly([&] {
+      for (unsigned r = 0; r < repeat; ++r) {  // alternating which goes first
+        if (r % 2 == 0) traced.push_back(run_once(*p, o, tsm::rtl::ModelKind::Rtl).seconds);
+        untraced.push_back(run_once(*p, o, tsm::rtl::ModelKind::Untraced).seconds);
+        if (r % 2 == 1) traced.push_back(run_once(*p, o, tsm::rtl::ModelKind::Rtl).seconds);
+      }
+    });
+    const double t = median(traced), u = median(untraced);
+    const double slowdown = u > 0 ? 100.0 * (t / u - 1.0) : 0.0;
+    fmt::print("{:<15} {:>12.3f} {:>12.3f} {:>8.1f}%\n", name, t, u, slowdown);
+    rows.push_back({{"program", name}, {"config", "g80"}, {"repeat", repeat}, {"traced_host_seconds", t},
+                    {"untraced_host_seconds", u}, {"slowdown_percent", slowdown}});
+  }
+  return rows;
 }
 
 struct BenchOptions {
@@ -130,29 +199,12 @@ void run_bench(const BenchOptions& opt) {
     o.block = kBlock;
     std::vector<double> secs;
     Sample last;
-    {
-      // The host programs report on stdout; the bench prints only its table.
-      std::fflush(stdout);
-      const int saved = ::dup(1);
-      const int devnull = ::open("/dev/null", O_WRONLY);
-      if (devnull >= 0) ::dup2(devnull, 1);
-      try {
-        for (unsigned r = 0; r < opt.repeat; ++r) {
-          last = run_once(*p, o);
-          secs.push_back(last.seconds);
-        }
-      } catch (...) {
-        std::fflush(stdout);
-        if (saved >= 0) ::dup2(saved, 1);
-        if (devnull >= 0) ::close(devnull);
-        if (saved >= 0) ::close(saved);
-        throw;
+    quietly([&] {
+      for (unsigned r = 0; r < opt.repeat; ++r) {
+        last = run_once(*p, o);
+        secs.push_back(last.seconds);
       }
-      std::fflush(stdout);
-      if (saved >= 0) ::dup2(saved, 1);
-      if (devnull >= 0) ::close(devnull);
-      if (saved >= 0) ::close(saved);
-    }
+    });
     const double s = median(secs);
     const double thr = s > 0 ? static_cast<double>(last.thread_instructions) / s : 0;
     nlohmann::json row = {{"program", c.program}, {"backend", c.backend}, {"config", c.config},
@@ -198,9 +250,13 @@ void run_bench(const BenchOptions& opt) {
     rows.push_back(row);
   }
   fmt::print("\nIPC is warp instructions per clock per SM; SP %, SFU % and the stall columns are cycles per SM.\n");
+  std::vector<std::string> cost_programs;
+  for (const char* name : {"saxpy", "matmul_tiled", "reduce", "diverge"})
+    if (wanted(name)) cost_programs.push_back(name);
+  const nlohmann::json cost = bench_tracing_cost(cost_programs, opt.repeat, kBlock);
   if (!opt.json.empty()) {
     std::ofstream f(opt.json, std::ios::trunc);
-    f << nlohmann::json{{"tool", "tsm bench"}, {"rows", rows}}.dump(2) << "\n";
+    f << nlohmann::json{{"tool", "tsm bench"}, {"rows", rows}, {"tracing_cost", cost}}.dump(2) << "\n";
     if (!f) throw CLI::RuntimeError(fmt::format("bench: cannot write {}", opt.json), 1);
     fmt::print("wrote {} rows to {}\n", rows.size(), opt.json);
   }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 
@@ -39,6 +40,7 @@ void print_rtl_counters(const std::string& prefix, tsm::Runtime& rt) {
 }
 
 using tsm::tools::fail;
+using tsm::tools::WaveOptions;
 using tsm::tools::LaunchArg;
 using tsm::tools::LaunchOptions;
 using tsm::tools::LaunchPlan;
@@ -77,14 +79,66 @@ tsm::Module load_kernel_file(const std::string& path, const std::string& fronten
   return tsm::assemble(std::string(bytes.begin(), bytes.end()), path);
 }
 
+/// The clock where the rtl backend of `rt` stopped, or 0 for another backend (or none yet).
+uint64_t clock_of(Runtime* rt) {
+  const auto* rtl = rt ? dynamic_cast<const tsm::rtl::RtlBackend*>(&rt->backend()) : nullptr;
+  return rtl ? rtl->clock() : 0;
+}
+
+/// On the rtl backend with --timeline, how many instructions the timeline holds.
+void print_timeline(const std::string& path, Runtime& rt) {
+  const auto* rtl = dynamic_cast<const tsm::rtl::RtlBackend*>(&rt.backend());
+  if (rtl && !path.empty()) fmt::print("  timeline: {} instructions to {} (open it in Perfetto)\n", rtl->timeline_instructions(), path);
+}
+
+/// Runs `attempt` once with the waveform options `w` asks for. With --trace-on-fail it first runs
+/// untraced; when that fails (attempt reported the failure, set `clock` to where the rtl backend
+/// stopped and threw CLI::RuntimeError) it runs again, identically, tracing the --trace-window
+/// clocks up to that clock, then ends with the first run's failure.
+void with_waveforms(const WaveOptions& w, const std::function<void(const tsm::rtl::TraceOptions&, uint64_t& clock)>& attempt) {
+  tsm::rtl::TraceOptions t;
+  t.depth = w.depth;
+  t.timeline = w.timeline;
+  uint64_t clock = 0;
+  if (!w.on_fail) {
+    t.fst = w.trace;
+    t.from = w.from;
+    t.to = w.to;
+    attempt(t, clock);
+    return;
+  }
+  try {
+    attempt(t, clock);
+  } catch (const CLI::RuntimeError&) {
+    if (clock == 0) throw;  // not a failure on the GPU: nothing to trace
+    t.fst = w.trace.empty() ? "tsm-failure.fst" : w.trace;
+    t.from = clock > w.window ? clock - w.window : 0;
+    t.to = clock;
+    t.timeline.clear();  // the first run wrote it
+    fmt::print(stderr, "trace-on-fail: the run failed at clock {}; running it again to trace clocks {}..{} into {}\n", clock, t.from,
+               t.to, t.fst);
+    uint64_t again = 0;
+    try {
+      attempt(t, again);
+    } catch (const CLI::RuntimeError&) {
+    }
+    if (again != clock)
+      fmt::print(stderr, "trace-on-fail: warning: the second run stopped at clock {}, not {}: the trace may not show the failure\n",
+                 again, clock);
+    fmt::print(stderr, "trace-on-fail: wrote {} (clocks {}..{}); view it with ./tsm wave {}\n", t.fst, t.from, t.to, t.fst);
+    throw;
+  }
+}
+
 struct BufferArg {
   DevicePtr ptr;
   uint32_t bytes;
   std::string out_file;
 };
 
-void run_launch(const LaunchOptions& o) {
+void launch_once(const LaunchOptions& o, const tsm::rtl::TraceOptions& trace, uint64_t& clock) {
   tsm::firmware::HostOptions ho;
+  ho.trace = trace;
   ho.backend = o.backend;
   ho.config = o.config;
   ho.sms = o.sms;
@@ -97,8 +151,9 @@ void run_launch(const LaunchOptions& o) {
   } catch (const tsm::tools::LaunchArgError& e) {
     fail(e.what());
   }
+  std::unique_ptr<Runtime> rt;
   try {
-    auto rt = tsm::firmware::make_runtime(ho);
+    rt = tsm::firmware::make_runtime(ho);
     rt->set_instruction_budget(o.budget);
     rt->set_printf_sink(stdout);
     const auto mod = rt->load_module(load_kernel_file(o.kernel_file, o.frontend, o.config));
@@ -141,6 +196,7 @@ void run_launch(const LaunchOptions& o) {
     fmt::print("  blocks {} ({} resident per SM), warp instructions {}, thread instructions {}, scheduler rounds {}\n",
                r.stats.blocks, r.stats.blocks_per_sm, r.stats.warp_instructions, r.stats.thread_instructions, r.stats.rounds);
     print_rtl_counters("  ", *rt);
+    print_timeline(o.wave.timeline, *rt);
     for (const auto& b : buffers) {
       if (b.out_file.empty()) continue;
       std::vector<uint8_t> data(b.bytes);
@@ -151,12 +207,17 @@ void run_launch(const LaunchOptions& o) {
       fmt::print("  wrote {} bytes to {}\n", data.size(), b.out_file);
     }
   } catch (const tsm::RuntimeError& e) {
+    clock = clock_of(rt.get());
     fail(e.what());
   } catch (const tsm::FormatError& e) {
     fail(e.what());
   } catch (const tsm::AsmError& e) {
     fail(e.what());
   }
+}
+
+void run_launch(const LaunchOptions& o) {
+  with_waveforms(o.wave, [&](const tsm::rtl::TraceOptions& trace, uint64_t& clock) { launch_once(o, trace, clock); });
 }
 
 std::vector<uint32_t> parse_blocks(const std::string& text) {
@@ -177,7 +238,7 @@ std::vector<uint32_t> parse_blocks(const std::string& text) {
   return blocks;
 }
 
-void run_program(const std::string& name, tsm::firmware::HostOptions o, const std::string& blocks_text) {
+void run_program(const std::string& name, tsm::firmware::HostOptions o, const std::string& blocks_text, const WaveOptions& wave) {
   const tsm::firmware::HostProgram* program = nullptr;
   for (const auto& p : tsm::firmware::host_programs())
     if (p.name == name) program = &p;
@@ -199,18 +260,34 @@ void run_program(const std::string& name, tsm::firmware::HostOptions o, const st
       fmt::print("{}: skipping block size {} (configuration {} allows at most {} threads per block)\n", name,
                  fmt::join(skipped, ", "), o.config, max_threads);
   }
+  if (blocks.size() > 1 && !wave.timeline.empty()) fail("--timeline records one run: name one block size with --block");
+  if (blocks.size() > 1 && !wave.trace.empty() && !wave.on_fail) fail("--trace records one run: name one block size with --block");
   for (uint32_t b : blocks) {
     o.block = b;
-    bool ok = false;
+    bool ok = true;
     try {
-      auto rt = tsm::firmware::make_runtime(o);
-      rt->set_printf_sink(stdout);
-      ok = program->run(*rt, o);
-      print_rtl_counters(name + ": ", *rt);
-    } catch (const tsm::RuntimeError& e) {
-      fail(e.what());
-    } catch (const tsm::AsmError& e) {
-      fail(e.what());
+      with_waveforms(wave, [&](const tsm::rtl::TraceOptions& trace, uint64_t& clock) {
+        o.trace = trace;
+        std::unique_ptr<Runtime> rt;
+        try {
+          rt = tsm::firmware::make_runtime(o);
+          rt->set_printf_sink(stdout);
+          ok = program->run(*rt, o);
+          print_rtl_counters(name + ": ", *rt);
+          print_timeline(trace.timeline, *rt);
+        } catch (const tsm::RuntimeError& e) {
+          clock = clock_of(rt.get());
+          fail(e.what());
+        } catch (const tsm::AsmError& e) {
+          fail(e.what());
+        }
+        if (!ok && wave.on_fail) {  // a wrong result: trace the end of the run
+          clock = clock_of(rt.get());
+          throw CLI::RuntimeError(1);
+        }
+      });
+    } catch (const CLI::RuntimeError&) {
+      if (ok) throw;  // an error, not a wrong result
     }
     failed += ok ? 0 : 1;
   }
@@ -256,7 +333,9 @@ void add_launch_commands(CLI::App& app) {
   run->add_option("--source", ho->source, "Kernel source: cuda (firmware/cuda/NAME.cu) or asm (firmware/asm/NAME.tsa, where one exists)")
       ->check(CLI::IsMember({"cuda", "asm"}))
       ->capture_default_str();
-  run->callback([name, ho, blocks] { run_program(*name, *ho, *blocks); });
+  auto wave = std::make_shared<WaveOptions>();
+  tsm::tools::declare_wave_options(*run, *wave);
+  run->callback([name, ho, blocks, wave] { run_program(*name, *ho, *blocks, *wave); });
 
   // The suite as data, for ./tsm regress: name, tested block sizes, hand-written assembly or not.
   CLI::App* programs_cmd =

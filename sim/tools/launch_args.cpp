@@ -10,7 +10,22 @@
 
 namespace tsm::tools {
 
+void declare_wave_options(CLI::App& app, WaveOptions& w) {
+  app.add_option("--trace", w.trace, "rtl: write an FST waveform of the run (docs/waveforms.md; open it with ./tsm wave FILE.fst)");
+  app.add_option("--trace-from", w.from, "rtl: the first clock the trace holds (clocks as the rtl backend counts them)");
+  app.add_option("--trace-to", w.to, "rtl: the last clock the trace holds");
+  app.add_option("--trace-depth", w.depth, "rtl: trace the signals at most N levels below TOP (0: all; 4: the SMs' own signals, debug signals included; 5: also the per-warp ones)");
+  app.add_flag("--trace-on-fail", w.on_fail,
+               "rtl: when the run fails (lockstep mismatch, fault, watchdog, hang, wrong result), run it again and trace the "
+               "--trace-window clocks before the failure into --trace FILE (default tsm-failure.fst)");
+  app.add_option("--trace-window", w.window, "rtl: clocks before the failure that --trace-on-fail traces")->capture_default_str();
+  app.add_option("--timeline", w.timeline,
+                 "rtl, netlist: write the warp timeline (one track per warp, a slice per instruction from issue to retirement) "
+                 "as Chrome trace JSON for Perfetto");
+}
+
 void declare_launch_options(CLI::App& launch, LaunchOptions& o, const std::string& backend_help) {
+  declare_wave_options(launch, o.wave);
   launch.add_option("kernel_file", o.kernel_file, "Kernel: .tsb binary, .tsa assembly, or .cu/.ptx (compiled on the fly)")->required();
   launch.add_option("--frontend", o.frontend, "CUDA front end for .cu files: auto, nvcc, clang")
       ->check(CLI::IsMember({"auto", "nvcc", "clang"}))

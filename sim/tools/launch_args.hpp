@@ -14,6 +14,21 @@
 
 namespace tsm::tools {
 
+/// Waveforms and timelines of the rtl backend (docs/waveforms.md), for launch and run.
+struct WaveOptions {
+  std::string trace;                 // --trace FILE.fst
+  uint64_t from = 0;                 // --trace-from CLOCK
+  uint64_t to = UINT64_MAX;          // --trace-to CLOCK
+  unsigned depth = 0;                // --trace-depth N (0: all levels)
+  bool on_fail = false;              // --trace-on-fail: trace the window before a failure only
+  uint64_t window = 5000;            // --trace-window N: its clocks
+  std::string timeline;              // --timeline FILE.json
+  bool any() const { return !trace.empty() || on_fail || !timeline.empty(); }
+};
+
+/// Declares the WaveOptions options on `app`.
+void declare_wave_options(CLI::App& app, WaveOptions& w);
+
 struct LaunchOptions {
   std::string kernel_file;
   std::string kernel;
@@ -29,6 +44,7 @@ struct LaunchOptions {
   std::string frontend = "auto";
   uint64_t budget = 200'000'000;
   std::vector<std::string> args;
+  WaveOptions wave;
 };
 
 /// Declares launch's options on `launch`, bound to `o` (`backend_help` describes --backend).

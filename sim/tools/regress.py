@@ -301,6 +301,16 @@ def repro_command(case: Case, mutant: int) -> str:
     return "./tsm " + shlex.join(argv)
 
 
+def trace_command(case: Case, mutant: int, log_dir: Path) -> str:
+    """The reproducing command that also leaves a waveform of the clocks before the failure
+    (docs/waveforms.md), for suite-kernel cases on the RTL model (the mutant model has no FST
+    writer; a random case reproduces through `random`, which does not trace)."""
+    argv = list(case.argv)
+    if mutant or not argv or argv[0] not in ("run", "launch") or "rtl" not in argv:
+        return ""
+    return repro_command(case, 0) + " " + shlex.join(["--trace-on-fail", "--trace", str(log_dir / (case.name + ".fst"))])
+
+
 def save_failing_kernels(case: Case, runner: Runner) -> None:
     """Random kernels that failed go to tests/regressions/, where --quick runs them from then on."""
     keep = runner.log_dir / "random" / case.name
@@ -621,6 +631,9 @@ def main() -> int:
     for c in failed:
         print(f"\nFAILED {c.name}: {c.problem}\n  log: {log_dir / (c.name + '.log')}\n"
               f"  reproduce: {repro_command(c, a.mutant)}")
+        traced = trace_command(c, a.mutant, log_dir)
+        if traced:
+            print(f"  with a waveform of the failure: {traced}")
         for s in c.saved:
             print(f"  kept: {s} (--quick runs it from now on; commit it)")
     return 1 if failed else 0
