@@ -52,10 +52,9 @@ void Timeline::write(const std::string& path, uint64_t end_cycle) const {
     return mnemonic;
   };
   const auto unit_of = [&](const Slice& s) -> std::string {
-    static const char* const kUnits[] = {"SP", "SFU", "DP", "MEM", "CTRL", "SYNC"};
     if (s.launch < launches_.size() && s.pc < launches_[s.launch].text.size())
       if (const isa::InsnInfo* insn = isa::find_opcode(static_cast<uint8_t>(launches_[s.launch].text[s.pc] & 0xFF)))
-        if (static_cast<size_t>(insn->unit) < std::size(kUnits)) return kUnits[static_cast<size_t>(insn->unit)];
+        return isa::gen::kUnitNames[static_cast<size_t>(insn->unit)];
     return "?";
   };
   const auto add_slice = [&](const Slice& s, bool retired, uint64_t end) {
