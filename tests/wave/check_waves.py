@@ -192,6 +192,10 @@ def test_filters(args):
     states = set(read("warp_states").values())
     check(states == documented, f"the warp-state filter and docs/waveforms.md name the same states ({states} vs {documented})")
     check(len(read("engine_states")) > 40, "the engine-state filter names the engine's states")
+    # The signal tables of docs/waveforms.md §2 name every signal the views show (wave_views.py).
+    doc_signals = set(re.findall(r"^\| `([a-z_]+)` \|", (ROOT / "docs" / "waveforms.md").read_text(), re.M))
+    shown = {name for _, members in wave_views.SM_GROUPS for name, *_ in members} | {name for name, *_ in wave_views.WARP_SIGNALS}
+    check(shown <= doc_signals, f"docs/waveforms.md documents every debug signal (missing: {sorted(shown - doc_signals)})")
 
 
 def test_render(args):
