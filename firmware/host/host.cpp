@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "board/board_backend.hpp"
 #include "isa/assembler.hpp"
 #include "rtl_model/models.hpp"
 #include "ptx/compile.hpp"
@@ -107,7 +108,19 @@ std::unique_ptr<Runtime> make_runtime(const HostOptions& o) {
   if (o.backend == "rtl" || o.backend == "netlist")
     return std::make_unique<Runtime>(*cfg, make_backend_rtl(*cfg, o.sms, o.lockstep, o.verilator_args, o.backend == "netlist",
                                                                 o.mutant, o.trace));
-  throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown backend '{}' (golden, rtl or netlist)", o.backend));
+  if (o.backend == "board") {
+    if (o.sms != 0 || !o.verilator_args.empty() || o.mutant != 0)
+      throw RuntimeError(ErrorCode::InvalidValue, "--sms, --verilator-arg and --mutant apply to the rtl and netlist backends only");
+    if (!o.trace.fst.empty() || !o.trace.timeline.empty())
+      throw RuntimeError(ErrorCode::InvalidValue,
+                         "--trace, --trace-on-fail and --timeline need the rtl backend: the board has no waveform or commit port");
+    board::BoardOptions bo;
+    bo.port = o.port;
+    bo.link.baud = o.baud;
+    bo.link.timeout_s = o.board_timeout;
+    return std::make_unique<Runtime>(*cfg, std::make_unique<board::BoardBackend>(*cfg, bo));
+  }
+  throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown backend '{}' (golden, rtl, netlist or board)", o.backend));
 }
 
 namespace {

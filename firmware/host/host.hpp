@@ -14,7 +14,7 @@
 namespace tsm::firmware {
 
 struct HostOptions {
-  std::string backend = "golden";  // golden, rtl or netlist
+  std::string backend = "golden";  // golden, rtl, netlist or board
   std::string config = "g80";
   uint32_t sms = 0;                 // rtl, netlist: SMs that take blocks; 0 = all the model has
   bool lockstep = true;             // rtl, netlist: check every retired instruction against the golden model
@@ -27,6 +27,9 @@ struct HostOptions {
   std::string source = "cuda";    // cuda: firmware/cuda/NAME.cu; asm: firmware/asm/NAME.tsa
   std::string firmware_dir = TSM_FIRMWARE_DIR;
   rtl::TraceOptions trace;  // rtl: FST waveform and warp timeline (docs/waveforms.md)
+  std::string port = "/dev/ttyUSB0";  // board: the serial port of the board's UART (docs/fpga.md)
+  uint32_t baud = 3000000;            // board: the UART's bit rate
+  double board_timeout = 1.0;         // board: seconds to wait for each reply of the bridge
 };
 
 struct HostProgram {

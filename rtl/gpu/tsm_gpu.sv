@@ -20,6 +20,8 @@ module tsm_gpu #(
   input  logic [31:0] mmio_wdata_i,
   output logic        mmio_rvalid_o,
   output logic [31:0] mmio_rdata_o,
+  /// STATUS as the register reports it: bit 0 busy, 1 done, 2 fault (the board's LEDs).
+  output logic [2:0]  status_o,
   // Memory port
   output logic              mem_req_valid_o,
   input  logic              mem_req_ready_i,
@@ -308,4 +310,5 @@ module tsm_gpu #(
   end
   assign mmio_rvalid_o = rvalid_q;
   assign mmio_rdata_o = rdata_q;
+  assign status_o = {fault_q, done_q, busy_q};
 endmodule

@@ -1,6 +1,6 @@
-// Host driver of the GPU top: lays out a launch in device memory, writes the descriptor over MMIO,
-// clocks the model with the memory model on its port, polls STATUS, and turns a fault or a
-// lockstep difference into the runtime's exceptions.
+// The rtl backend: the host driver (host_driver.cpp) over a link that clocks the model with the
+// memory model on its port, and turns a fault, a hang or a lockstep difference into the runtime's
+// exceptions.
 #include "rtl/gpu_driver.hpp"
 
 #include <algorithm>
@@ -19,22 +19,11 @@ namespace tsm::rtl {
 
 namespace {
 
-constexpr unsigned kCbanks = golden::kNumBanks;
 constexpr unsigned kPollPeriod = 16;  // clocks from one STATUS read to the next
 
 uint64_t saturating_mul(uint64_t a, uint64_t b) {
   if (a != 0 && b > std::numeric_limits<uint64_t>::max() / 4 / a) return std::numeric_limits<uint64_t>::max() / 4;
   return a * b;
-}
-
-std::string tag_name(uint64_t tag) {
-  std::string s;
-  for (unsigned i = 0; i < 8; ++i) {
-    const char c = static_cast<char>(tag >> (8 * i) & 0xFF);
-    if (c == 0) break;
-    s.push_back(c >= 0x20 && c < 0x7F ? c : '?');
-  }
-  return s;
 }
 
 /// Driver regions mapped for one launch; unmapped however the launch ends.
@@ -84,6 +73,7 @@ RtlBackend::RtlBackend(const config::SmConfig& config, std::unique_ptr<GpuPins> 
     : config_(config),
       pins_(std::move(pins)),
       options_(options),
+      driver_(config, options.active_sms),
       memory_(options.latency.value_or(config.mem_latency), options.bytes_per_clock.value_or(config.mem_bytes_per_clock)) {
   if (!pins_) throw std::invalid_argument("RtlBackend needs a GPU model");
   if (pins_->sp_lanes() != config.sp_lanes)
@@ -96,6 +86,7 @@ RtlBackend::RtlBackend(const config::SmConfig& config, std::unique_ptr<GpuPins> 
                                             config.name, pins_->num_sms()));
   config_.num_sms = pins_->num_sms();  // the top level's NumSms parameter may differ from the default
   kernel_config_ = config_;
+  driver_ = HostDriver(config_, options.active_sms);
   if (options.active_sms) kernel_config_.num_sms = options.active_sms;
   if (!options_.trace.fst.empty()) {
     if (!pins_->can_trace())
@@ -207,24 +198,20 @@ uint32_t RtlBackend::mmio_read(Run& run, uint32_t addr) {
   return *run.read_data;
 }
 
-uint64_t RtlBackend::read_counter(Run& run, unsigned k) {
-  const uint32_t lo = mmio_read(run, mmio::kCounter0 + 8 * k);
-  const uint32_t hi = mmio_read(run, mmio::kCounter0 + 8 * k + 4);
-  return uint64_t{hi} << 32 | lo;
-}
+class RtlBackend::ClockedLink : public GpuLink {
+ public:
+  ClockedLink(RtlBackend& backend, Run& run) : b_(backend), run_(run) {}
+  void mmio_write(uint32_t addr, uint32_t value) override { b_.mmio_write(run_, addr, value); }
+  uint32_t mmio_read(uint32_t addr) override { return b_.mmio_read(run_, addr); }
+  void mem_write(uint32_t addr, std::span<const uint8_t> bytes) override { b_.memory_.write(addr, bytes); }
+  void poll_wait() override {
+    for (unsigned i = 0; i + 2 < kPollPeriod; ++i) b_.cycle(run_);  // the STATUS read takes the other two clocks
+  }
 
-void RtlBackend::identify(Run& run) {
-  const uint32_t id = mmio_read(run, mmio::kId);
-  if (id != mmio::kIdValue)
-    throw PortError(fmt::format("the GPU's ID register reads {:#010x}, not {:#010x} (\"TSM1\"): not a TeslaSM top level, or MMIO is broken", id,
-                                mmio::kIdValue));
-  const uint32_t sms = mmio_read(run, mmio::kNumSms);
-  if (sms != pins_->num_sms())
-    throw PortError(fmt::format("the GPU's NUM_SMS register reads {}, but its commit port has {} SMs", sms, pins_->num_sms()));
-  const uint64_t tag = mmio_read(run, mmio::kConfigLo) | uint64_t{mmio_read(run, mmio::kConfigHi)} << 32;
-  if (tag != config_.config_tag)
-    throw PortError(fmt::format("the GPU was built for configuration '{}', the backend was given '{}'", tag_name(tag), config_.name));
-}
+ private:
+  RtlBackend& b_;
+  Run& run_;
+};
 
 // ---- a launch ---------------------------------------------------------------------------------------
 
@@ -241,43 +228,28 @@ golden::LaunchStats RtlBackend::launch(const golden::LaunchSpec& in) {
 
   Run run;
   run.spec = &spec;
+  ClockedLink link(*this, run);
   try {
     if (needs_reset_) {
       pins_->reset();
       memory_.drop_outstanding();
-      identify(run);
+      driver_.identify(link, pins_->num_sms());
       needs_reset_ = false;
     }
 
     // Code, constant banks and local memory, as docs/gpu-interfaces.md §2.1 lays them out.
+    const LaunchImages images = driver_.images(spec, isa::gen::kSharedWindowBase - kLocalBase);
+    const Placement placement = HostDriver::simulator_placement(images);
     LaunchRegions regions(memory_);
-    {
-      const auto& text = spec.module->text;
-      const uint32_t bytes = static_cast<uint32_t>(std::max<size_t>(256, (text.size() * 8 + 255) / 256 * 256));  // whole fetch lines
-      regions.add(kCodeBase, bytes, "the kernel's code");
-      std::vector<uint8_t> image(text.size() * 8);
-      for (size_t i = 0; i < text.size(); ++i)
-        for (unsigned b = 0; b < 8; ++b) image[8 * i + b] = static_cast<uint8_t>(text[i] >> (8 * b));
-      memory_.write(kCodeBase, image);
+    for (const DriverRegion& r : HostDriver::regions(images, placement)) {
+      regions.add(r.addr, r.bytes, r.what);
+      if (!r.image.empty()) link.mem_write(r.addr, r.image);
     }
-    for (unsigned i = 0; i < kCbanks; ++i) {
-      const uint32_t base = kCbankBase + kCbankStride * i;
-      regions.add(base, kCbankStride, "a constant bank");
-      const auto& img = spec.cbanks[i];
-      memory_.write(base, std::span(img.data(), std::min<size_t>(img.size(), kCbankStride)));
-    }
-    const uint64_t local_bytes = uint64_t{k.local_bytes} * config_.num_sms * config_.max_warps * golden::kWarpSize;
-    if (local_bytes > isa::gen::kSharedWindowBase - kLocalBase)
-      throw RuntimeError(ErrorCode::LaunchOutOfResources,
-                         fmt::format("kernel '{}' needs {} bytes of local memory per thread, {} bytes for the whole GPU, more than the "
-                                     "{} bytes the address map has for local memory",
-                                     k.name, k.local_bytes, local_bytes, isa::gen::kSharedWindowBase - kLocalBase));
-    if (local_bytes) regions.add(kLocalBase, static_cast<uint32_t>(local_bytes), "local memory");
 
     std::unique_ptr<Lockstep> lockstep;
     if (options_.lockstep) {
       LockstepOptions lo;
-      if (local_bytes) lo.private_regions.emplace_back(kLocalBase, static_cast<uint32_t>(local_bytes));
+      if (images.local_bytes) lo.private_regions.emplace_back(placement.local_base, static_cast<uint32_t>(images.local_bytes));
       lockstep = std::make_unique<Lockstep>(memory_, spec, lo);
       run.lockstep = lockstep.get();
     }
@@ -294,61 +266,32 @@ golden::LaunchStats RtlBackend::launch(const golden::LaunchSpec& in) {
     run.cycle_limit = watchdog ? run.max_cycles + 4 * kPollPeriod : run.max_cycles;
 
     // The descriptor, then CTRL.
-    const uint32_t shared = (k.shared_bytes + spec.dynamic_shared + 3) / 4 * 4;
-    const uint32_t threads = static_cast<uint32_t>(spec.block.count());
-    const std::pair<uint32_t, uint32_t> descriptor[] = {
-        {mmio::kCodeBase, kCodeBase},
-        {mmio::kEntryPc, k.entry},
-        {mmio::kGridX, spec.grid.x},
-        {mmio::kGridY, spec.grid.y},
-        {mmio::kGridZ, spec.grid.z},
-        {mmio::kBlockX, spec.block.x},
-        {mmio::kBlockY, spec.block.y},
-        {mmio::kBlockZ, spec.block.z},
-        {mmio::kThreads, threads},
-        {mmio::kWarps, (threads + golden::kWarpSize - 1) / golden::kWarpSize},
-        {mmio::kRegs, k.regs},
-        {mmio::kShared, shared},
-        {mmio::kLocalBytes, k.local_bytes},
-        {mmio::kLocalBase, kLocalBase},
-        {mmio::kBlocksPerSm, occ.blocks_per_sm},
-        {mmio::kTotalBlocks, static_cast<uint32_t>(spec.grid.count())},
-        {mmio::kWatchdog, watchdog ? static_cast<uint32_t>(run.max_cycles) : 0u},
-        {mmio::kCodeWords, static_cast<uint32_t>(spec.module->text.size())},
-        {mmio::kActiveSms, options_.active_sms},
-    };
-    for (const auto& [addr, value] : descriptor) mmio_write(run, addr, value);
-    for (unsigned i = 0; i < kCbanks; ++i) mmio_write(run, mmio::kCbankBase0 + 4 * i, kCbankBase + kCbankStride * i);
+    for (const auto& [addr, value] : driver_.descriptor(spec, placement, watchdog ? static_cast<uint32_t>(run.max_cycles) : 0u))
+      link.mmio_write(addr, value);
     memory_.reset_counters();
     if (timeline_) timeline_->begin_launch(k.name, spec.module->text, cycle_);
-    mmio_write(run, mmio::kCtrl, 1);
+    link.mmio_write(mmio::kCtrl, 1);
     run.start = run.last_progress = cycle_;
     run.started = true;
 
-    uint32_t status = 0;
-    do {
-      for (unsigned i = 0; i + 2 < kPollPeriod; ++i) cycle(run);
-      status = mmio_read(run, mmio::kStatus);
-    } while (status & mmio::kStatusBusy);
-    if (status & mmio::kStatusFault) report_fault(run, spec);
-    if (!(status & mmio::kStatusDone))
-      throw PortError(fmt::format("STATUS reads {:#x} after the launch started: neither busy, done nor fault", status));
+    const uint32_t status = HostDriver::wait(link);
+    if (status & mmio::kStatusFault) report_fault(run, link, spec);
     while (memory_.outstanding() > 0) cycle(run);  // done should imply this; be sure memory is final
 
     golden::LaunchStats stats;
+    last_ = RtlLaunchInfo{cycle_ - run.start, run.retired, memory_.counters(), {}};
+    if (lockstep) lockstep->finish(cycle_);
+    last_.counters = HostDriver::read_counters(link);
     if (lockstep) {
-      lockstep->finish(cycle_);
       stats = lockstep->stats();
     } else {
-      stats.rounds = read_counter(run, 0);
-      stats.warp_instructions = read_counter(run, 1);
-      stats.thread_instructions = read_counter(run, 2);
+      stats.rounds = last_.counters[0];
+      stats.warp_instructions = last_.counters[1];
+      stats.thread_instructions = last_.counters[2];
       stats.blocks = static_cast<uint32_t>(spec.grid.count());
       stats.blocks_per_sm = occ.blocks_per_sm;
     }
-    last_ = RtlLaunchInfo{cycle_ - run.start, run.retired, memory_.counters(), {}};
-    for (unsigned k = 0; k < kNumCounters; ++k) last_.counters[k] = read_counter(run, k);
-    for (unsigned k = 0; k < kNumCounters; ++k) totals_[k] += last_.counters[k];
+    for (unsigned c = 0; c < kNumCounters; ++c) totals_[c] += last_.counters[c];
     if (golden::coverage_enabled()) {  // the stall reasons this launch reached (docs/sm-rtl.md §4)
       golden::coverage().stalls["scoreboard"] += last_.counters[5];
       golden::coverage().stalls["barrier"] += last_.counters[6];
@@ -363,49 +306,14 @@ golden::LaunchStats RtlBackend::launch(const golden::LaunchSpec& in) {
   }
 }
 
-void RtlBackend::report_fault(Run& run, const golden::LaunchSpec& spec) {
-  RtlFault f;
-  const uint32_t kind = mmio_read(run, mmio::kFaultKind);
-  f.sm = mmio_read(run, mmio::kFaultSm);
-  f.warp = mmio_read(run, mmio::kFaultWarp);
-  f.pc = mmio_read(run, mmio::kFaultPc);
-  f.addr = mmio_read(run, mmio::kFaultAddr);
-  const uint32_t lane = mmio_read(run, mmio::kFaultLane);
-  if (kind == 0 || kind > static_cast<uint32_t>(golden::FaultKind::Trap) + 1)
-    throw PortError(fmt::format("STATUS reports a fault, but FAULT_KIND reads {} (1..{} are defined)", kind,
-                                static_cast<uint32_t>(golden::FaultKind::Trap) + 1));
-  f.kind = static_cast<golden::FaultKind>(kind - 1);
-  if (lane != 0xFFFFFFFFu) f.lane = lane;
+void RtlBackend::report_fault(Run& run, GpuLink& link, const golden::LaunchSpec& spec) {
+  const RtlFault f = HostDriver::read_fault(link);
   // The first fault stops issue; requests already sent still complete (and lockstep sees them).
   while (memory_.outstanding() > 0) cycle(run);
-
-  // Deadlock and the watchdog are not one instruction's faults: no PC or lane to name. A store's
-  // err comes back after it retired: the GPU reports its PC as 0xFFFFFFFF.
-  const bool instruction_fault = f.kind != golden::FaultKind::BarrierDeadlock && f.kind != golden::FaultKind::RunawayKernel;
-  const bool pc_known = instruction_fault && f.pc != 0xFFFFFFFFu;
-  const auto& text = spec.module->text;
-  const std::string disassembly = f.pc < text.size() ? isa::disassemble(text[f.pc], f.pc) : "(outside the code)";
   std::string message;
-  if (instruction_fault) {
-    message = pc_known ? fmt::format("reported by the GPU: SM {}, warp slot {}, PC {} ({})", f.sm, f.warp, f.pc, disassembly)
-                       : fmt::format("reported by the GPU: SM {}, warp slot {}, a global store (its PC is no longer known)", f.sm, f.warp);
-    if (f.lane) message += fmt::format(", lane {}", *f.lane);
-    if (f.kind == golden::FaultKind::OutOfBounds || f.kind == golden::FaultKind::Misaligned || f.kind == golden::FaultKind::AddressRange)
-      message += fmt::format(", address {:#010x}", f.addr);
-  } else if (f.kind == golden::FaultKind::BarrierDeadlock) {
-    message = fmt::format("reported by the GPU: no warp of SM {} can issue while some wait at a barrier", f.sm);
-  } else {
-    message = fmt::format("reported by the GPU: the watchdog stopped the kernel after {} clocks", cycle_ - run.start);
-  }
+  golden::Fault fault = HostDriver::fault(f, spec, pins_->num_sms(), cycle_ - run.start, &message);
   if (run.lockstep) run.lockstep->confirm_fault(f, message, cycle_);
-  golden::FaultSite site;
-  site.kernel = spec.kernel->name;
-  if (f.sm < pins_->num_sms()) site.sm = f.sm;  // the watchdog names no SM
-  if (pc_known) {
-    site.pc = f.pc;
-    site.disassembly = disassembly;
-  }
-  throw golden::Fault(f.kind, message, site);
+  throw fault;
 }
 
 }  // namespace tsm::rtl

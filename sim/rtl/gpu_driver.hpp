@@ -1,6 +1,6 @@
-// The RTL backend of the runtime: a host driver that talks to the GPU top only through MMIO and
-// the memory port (docs/gpu-interfaces.md), with the memory model behind the port and, when
-// enabled, lockstep of the commit port against the golden model.
+// The RTL backend of the runtime: the host driver (host_driver.hpp) talking to the clocked GPU top
+// only through MMIO and the memory port (docs/gpu-interfaces.md), with the memory model behind the
+// port and, when enabled, lockstep of the commit port against the golden model.
 #pragma once
 
 #include <array>
@@ -13,6 +13,7 @@
 
 #include "golden/model.hpp"
 #include "rtl/gpu_pins.hpp"
+#include "rtl/host_driver.hpp"
 #include "rtl/lockstep.hpp"
 #include "rtl/memory_model.hpp"
 #include "rtl/timeline.hpp"
@@ -21,25 +22,6 @@
 #include "tsm/config_gen.hpp"
 
 namespace tsm::rtl {
-
-/// Driver-owned regions of device memory (docs/gpu-interfaces.md §2.1), mapped for each launch.
-inline constexpr uint32_t kCodeBase = 0xF0000000;
-inline constexpr uint32_t kCbankBase = 0xF1000000;
-inline constexpr uint32_t kCbankStride = 0x10000;
-inline constexpr uint32_t kLocalBase = 0xF2000000;
-
-/// MMIO register addresses (docs/gpu-interfaces.md §1).
-namespace mmio {
-inline constexpr uint32_t kId = 0x000, kNumSms = 0x004, kConfigLo = 0x008, kConfigHi = 0x00C, kCtrl = 0x010, kStatus = 0x014;
-inline constexpr uint32_t kCodeBase = 0x020, kEntryPc = 0x024, kGridX = 0x028, kGridY = 0x02C, kGridZ = 0x030;
-inline constexpr uint32_t kBlockX = 0x034, kBlockY = 0x038, kBlockZ = 0x03C, kThreads = 0x040, kWarps = 0x044, kRegs = 0x048;
-inline constexpr uint32_t kShared = 0x04C, kLocalBytes = 0x050, kLocalBase = 0x054, kBlocksPerSm = 0x058, kTotalBlocks = 0x05C;
-inline constexpr uint32_t kWatchdog = 0x060, kCodeWords = 0x064, kActiveSms = 0x068, kCbankBase0 = 0x080;
-inline constexpr uint32_t kFaultKind = 0x100, kFaultSm = 0x104, kFaultWarp = 0x108, kFaultPc = 0x10C, kFaultAddr = 0x110, kFaultLane = 0x114;
-inline constexpr uint32_t kCounter0 = 0x200;  // COUNTER[k]: lo at kCounter0 + 8k, hi at + 4
-inline constexpr uint32_t kIdValue = 0x314D5354;  // "TSM1"
-inline constexpr uint32_t kStatusBusy = 1, kStatusDone = 2, kStatusFault = 4;
-}  // namespace mmio
 
 struct RtlOptions {
   bool lockstep = true;
@@ -54,12 +36,6 @@ struct RtlOptions {
 };
 
 /// What the last launch did on the GPU, beyond LaunchStats.
-/// The GPU's performance counters (COUNTER[k], docs/sm-rtl.md §4), summed over the SMs.
-inline constexpr unsigned kNumCounters = 12;
-inline constexpr std::array<const char*, kNumCounters> kCounterNames{
-    "cycles",        "warp_instructions", "thread_instructions", "sp_busy",        "sfu_busy",     "stall_scoreboard",
-    "stall_barrier", "stall_fetch",       "memory_requests",     "bank_conflicts", "transactions", "sp_sfu_together"};
-
 struct RtlLaunchInfo {
   uint64_t cycles = 0;        // from the CTRL write to the end of the launch
   uint64_t retired = 0;       // RETIRE events seen
@@ -97,18 +73,18 @@ class RtlBackend : public Backend {
 
  private:
   struct Run;  // one launch's cycle loop state
+  class ClockedLink;  // the host driver's GpuLink: MMIO clock by clock, memory straight into the model
   bool debug_events_ = std::getenv("TSM_RTL_EVENTS") != nullptr;  // print every commit event to stderr
   void cycle(Run& run, bool mmio_valid = false, bool mmio_write = false, uint32_t addr = 0, uint32_t wdata = 0);
   void mmio_write(Run& run, uint32_t addr, uint32_t value);
   uint32_t mmio_read(Run& run, uint32_t addr);
-  uint64_t read_counter(Run& run, unsigned k);
-  void identify(Run& run);
-  [[noreturn]] void report_fault(Run& run, const golden::LaunchSpec& spec);
+  [[noreturn]] void report_fault(Run& run, GpuLink& link, const golden::LaunchSpec& spec);
 
   config::SmConfig config_;         // num_sms: the model's, for the local-memory layout
   config::SmConfig kernel_config_;  // num_sms: the SMs that take blocks
   std::unique_ptr<GpuPins> pins_;
   RtlOptions options_;
+  HostDriver driver_;
   MemoryModel memory_;
   uint64_t cycle_ = 0;          // clocks since the model was created
   bool needs_reset_ = true;     // before the first launch and after one that did not end cleanly

@@ -77,10 +77,11 @@ std::unique_ptr<Backend> make_golden_backend() { return std::make_unique<GoldenB
 
 Runtime::Runtime(const config::SmConfig& config, std::unique_ptr<Backend> backend)
     : config_(config), backend_(std::move(backend)) {
-  printf_buffer_ = malloc(kPrintfBufferBytes);
+  printf_bytes_ = backend_->printf_buffer_bytes();
+  printf_buffer_ = malloc(printf_bytes_);
   std::vector<uint8_t> header(kPrintfHeaderBytes, 0);
   put32(header, 0, kPrintfHeaderBytes);
-  put32(header, 4, kPrintfBufferBytes);
+  put32(header, 4, printf_bytes_);
   memcpy_to_device(printf_buffer_, header);
 }
 
@@ -257,7 +258,7 @@ LaunchResult Runtime::launch(ModuleId id, std::string_view kernel, Dim3 grid, Di
   auto& c0 = spec.cbanks[g::kCbankLaunch];
   c0 = param_block(*k, args);
   put32(c0, g::kC0PrintfBuf, printf_buffer_);
-  put32(c0, g::kC0PrintfSize, kPrintfBufferBytes);
+  put32(c0, g::kC0PrintfSize, printf_bytes_);
   put32(c0, g::kC0SharedWindow, g::kSharedWindowBase);
   put32(c0, g::kC0LocalWindow, g::kLocalWindowBase);
   put32(c0, g::kC0DynShared, dynamic_shared);
@@ -288,7 +289,7 @@ std::string Runtime::drain_printf() {
   uint32_t used = 0;
   std::memcpy(&used, header.data(), 4);
   if (used <= kPrintfHeaderBytes) return "";
-  const uint32_t valid = std::min(used, kPrintfBufferBytes);
+  const uint32_t valid = std::min(used, printf_bytes_);
   std::vector<uint8_t> buf(valid);
   backend_->read(printf_buffer_, buf);
   std::string out = format_printf_buffer(buf, [this](DevicePtr addr, size_t max) {
@@ -301,8 +302,8 @@ std::string Runtime::drain_printf() {
     }
     return s;
   });
-  if (used > kPrintfBufferBytes)
-    out += fmt::format("[printf buffer overflow: {} bytes of output were lost]\n", used - kPrintfBufferBytes);
+  if (used > printf_bytes_)
+    out += fmt::format("[printf buffer overflow: {} bytes of output were lost]\n", used - printf_bytes_);
   put32(header, 0, kPrintfHeaderBytes);
   backend_->write(printf_buffer_, std::span(header.data(), 4));
   return out;

@@ -49,6 +49,9 @@ class RuntimeError : public std::runtime_error {
 
 using DevicePtr = uint32_t;
 
+/// The device-side printf buffer's size on backends that do not choose their own.
+inline constexpr uint32_t kPrintfBufferBytes = 1u << 20;
+
 /// Where memory lives and kernels run. Device memory is byte-addressed with 32-bit addresses.
 class Backend {
  public:
@@ -61,6 +64,8 @@ class Backend {
   virtual void read(DevicePtr addr, std::span<uint8_t> bytes) = 0;
   /// Run a launch to completion. Throws golden::Fault on a kernel fault.
   virtual golden::LaunchStats launch(const golden::LaunchSpec& spec) = 0;
+  /// Bytes of device memory for the printf buffer (a board with little memory asks for less).
+  virtual uint32_t printf_buffer_bytes() const { return kPrintfBufferBytes; }
 };
 
 /// The golden functional model as a backend.
@@ -140,6 +145,7 @@ class Runtime {
   std::map<DevicePtr, uint32_t> allocations_;
   std::vector<std::unique_ptr<LoadedModule>> modules_;
   DevicePtr printf_buffer_ = 0;
+  uint32_t printf_bytes_ = 0;  // the printf buffer's size (the backend's choice)
   std::FILE* printf_sink_ = nullptr;
   uint64_t budget_ = 200'000'000;
 };
@@ -148,6 +154,5 @@ class Runtime {
 /// stay below the generic windows.
 inline constexpr DevicePtr kHeapBase = 0x00100000;
 inline constexpr uint32_t kAllocAlignment = 256;
-inline constexpr uint32_t kPrintfBufferBytes = 1u << 20;
 
 }  // namespace tsm

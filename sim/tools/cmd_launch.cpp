@@ -17,6 +17,7 @@
 #include "cli_args.hpp"
 #include "host.hpp"
 #include "isa/assembler.hpp"
+#include "board/board_backend.hpp"
 #include "launch_args.hpp"
 #include "ptx/compile.hpp"
 #include "rtl/gpu_driver.hpp"
@@ -25,17 +26,18 @@
 
 namespace {
 
-/// On the rtl backend, what the GPU's counters say about the launches so far (docs/sm-rtl.md §4).
+/// On the rtl and board backends, what the GPU's counters say about the launches so far (docs/sm-rtl.md §4).
 void print_rtl_counters(const std::string& prefix, tsm::Runtime& rt) {
   const auto* rtl = dynamic_cast<const tsm::rtl::RtlBackend*>(&rt.backend());
-  if (!rtl) return;
-  const auto& k = rtl->total_counters();
-  const unsigned sms = rtl->kernel_config().num_sms;
+  const auto* board = dynamic_cast<const tsm::board::BoardBackend*>(&rt.backend());
+  if (!rtl && !board) return;
+  const auto& k = rtl ? rtl->total_counters() : board->total_counters();
+  const unsigned sms = rtl ? rtl->kernel_config().num_sms : board->info().num_sms;
   const double sm_cycles = static_cast<double>(k[0]) * sms;
   const auto per_sm = [&](uint64_t v) { return sm_cycles > 0 ? static_cast<double>(v) / sm_cycles : 0.0; };
-  fmt::print("{}rtl {} cycles, IPC {:.3f} per SM ({} SM{}), SP busy {:.1f} %, SFU busy {:.1f} % ({:.1f} % both), {} memory requests, {} transactions, "
+  fmt::print("{}{} {} cycles, IPC {:.3f} per SM ({} SM{}), SP busy {:.1f} %, SFU busy {:.1f} % ({:.1f} % both), {} memory requests, {} transactions, "
              "{} bank conflicts\n",
-             prefix, k[0], per_sm(k[1]), sms, sms == 1 ? "" : "s", 100.0 * per_sm(k[3]), 100.0 * per_sm(k[4]), 100.0 * per_sm(k[11]),
+             prefix, rtl ? "rtl" : "board", k[0], per_sm(k[1]), sms, sms == 1 ? "" : "s", 100.0 * per_sm(k[3]), 100.0 * per_sm(k[4]), 100.0 * per_sm(k[11]),
              k[8], k[10], k[9]);
 }
 
@@ -145,6 +147,9 @@ void launch_once(const LaunchOptions& o, const tsm::rtl::TraceOptions& trace, ui
   ho.lockstep = o.lockstep;
   ho.verilator_args = o.verilator_args;
   ho.mutant = o.mutant;
+  ho.port = o.port;
+  ho.baud = o.baud;
+  ho.board_timeout = o.board_timeout;
   LaunchPlan plan;
   try {
     plan = tsm::tools::parse_launch(o);
@@ -300,8 +305,9 @@ void run_program(const std::string& name, tsm::firmware::HostOptions o, const st
 
 void add_launch_commands(CLI::App& app) {
   const std::string backend_help = fmt::format(
-      "Backend: golden (the functional model), rtl (the Verilated RTL) or netlist (the Verilated Yosys netlist of "
-      "the GPU top, one SM; built for: {})",
+      "Backend: golden (the functional model), rtl (the Verilated RTL), netlist (the Verilated Yosys netlist of "
+      "the GPU top, one SM; built for: {}) or board (the FPGA board over its UART, --port; no lockstep: results are "
+      "checked against the references)",
       fmt::join(tsm::rtl::rtl_model_configs(tsm::rtl::ModelKind::Netlist), ", "));
   auto o = std::make_shared<LaunchOptions>();
   CLI::App* launch = app.add_subcommand("launch", "Launch a kernel (.tsb binary or .tsa assembly) with arguments from the command line");
@@ -315,7 +321,7 @@ void add_launch_commands(CLI::App& app) {
   CLI::App* run = app.add_subcommand("run", "Run a firmware kernel with its host program and check it against the C++ reference:" + programs);
   run->add_option("program", *name, "Program name")->required();
   run->add_option("--backend", ho->backend, backend_help)
-      ->check(CLI::IsMember({"golden", "rtl", "netlist"}))
+      ->check(CLI::IsMember({"golden", "rtl", "netlist", "board"}))
       ->capture_default_str();
   run->add_option("--config", ho->config, "SM configuration")->capture_default_str();
   run->add_option("--sms", ho->sms, "rtl, netlist: SMs that take blocks (default: all the model has)");
@@ -335,6 +341,7 @@ void add_launch_commands(CLI::App& app) {
       ->capture_default_str();
   auto wave = std::make_shared<WaveOptions>();
   tsm::tools::declare_wave_options(*run, *wave);
+  tsm::tools::declare_board_options(*run, ho->port, ho->baud, ho->board_timeout);
   run->callback([name, ho, blocks, wave] { run_program(*name, *ho, *blocks, *wave); });
 
   // The suite as data, for ./tsm regress: name, tested block sizes, hand-written assembly or not.

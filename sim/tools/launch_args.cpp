@@ -24,8 +24,18 @@ void declare_wave_options(CLI::App& app, WaveOptions& w) {
                  "as Chrome trace JSON for Perfetto");
 }
 
+void declare_board_options(CLI::App& app, std::string& port, uint32_t& baud, double& timeout) {
+  app.add_option("--port", port, "board: the serial port of the board's UART (docs/fpga.md), e.g. /dev/ttyUSB0 or a simulated board's /dev/pts/N")
+      ->capture_default_str();
+  app.add_option("--baud", baud, "board: the UART's bit rate (the bitstream's; 3000000 for the ULX3S build)")->capture_default_str();
+  app.add_option("--board-timeout", timeout, "board: seconds to wait for each reply of the board before giving up")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+}
+
 void declare_launch_options(CLI::App& launch, LaunchOptions& o, const std::string& backend_help) {
   declare_wave_options(launch, o.wave);
+  declare_board_options(launch, o.port, o.baud, o.board_timeout);
   launch.add_option("kernel_file", o.kernel_file, "Kernel: .tsb binary, .tsa assembly, or .cu/.ptx (compiled on the fly)")->required();
   launch.add_option("--frontend", o.frontend, "CUDA front end for .cu files: auto, nvcc, clang")
       ->check(CLI::IsMember({"auto", "nvcc", "clang"}))
@@ -35,7 +45,7 @@ void declare_launch_options(CLI::App& launch, LaunchOptions& o, const std::strin
   launch.add_option("--block", o.block, "Block shape X[,Y[,Z]]")->capture_default_str();
   launch.add_option("--shared", o.shared, "Dynamic shared memory bytes")->capture_default_str();
   launch.add_option("--backend", o.backend, backend_help)
-      ->check(CLI::IsMember({"golden", "rtl", "netlist"}))
+      ->check(CLI::IsMember({"golden", "rtl", "netlist", "board"}))
       ->capture_default_str();
   launch.add_option("--config", o.config, "SM configuration (see: configs)")->capture_default_str();
   launch.add_option("--sms", o.sms, "rtl, netlist: SMs that take blocks (default: all the model has)");

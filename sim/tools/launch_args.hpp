@@ -45,7 +45,13 @@ struct LaunchOptions {
   uint64_t budget = 200'000'000;
   std::vector<std::string> args;
   WaveOptions wave;
+  std::string port = "/dev/ttyUSB0";  // board: the UART's serial port
+  uint32_t baud = 3000000;
+  double board_timeout = 1.0;
 };
+
+/// Declares the board backend's options (--port, --baud, --board-timeout) on `app`.
+void declare_board_options(CLI::App& app, std::string& port, uint32_t& baud, double& timeout);
 
 /// Declares launch's options on `launch`, bound to `o` (`backend_help` describes --backend).
 void declare_launch_options(CLI::App& launch, LaunchOptions& o, const std::string& backend_help);

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Checks fpga/tools/fpga_build.py's reports without Yosys or nextpnr (milliseconds, for CI).
+
+- Cells per unit from a `stat -json` of a kept hierarchy: parameterised module names
+  ($paramod$HASH\\name, $paramod\\name\\P=V) mapped back to their module, instances multiplied
+  through the hierarchy, a carry cell counted as two LUT4.
+- The fit check: a design over the part stops `pnr` with exit status 2 and the message that names
+  the LUT4 count, the part and the share, before nextpnr (no virtual environment needed).
+- The critical-path summary of a nextpnr --report path.
+"""
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "fpga" / "tools"))
+import fpga_build  # noqa: E402
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print(f"check_flow: FAIL {what}")
+
+
+def stat_fixture():
+    sp = "$paramod\\tsm_sp_group\\Lanes=32'00000000000000000000000000000100"
+    sm = "$paramod$bddd3f28df777d28edd995eb265c957f5152cd75\\tsm_sm"
+    sfu = "$paramod$1fe02dca64f00a0e19bf66aa50eb5db20b3c63fd\\tsm_sfu"
+    return {"modules": {
+        "\\tsm_ulx3s": {"num_cells_by_type": {"\\tsm_board": 1, "EHXPLLL": 1, "LUT4": 10, "TRELLIS_FF": 4}},
+        "\\tsm_board": {"num_cells_by_type": {sm: 1, "LUT4": 5, "DP16KD": 32}},
+        sm: {"num_cells_by_type": {sp: 1, sfu: 2, "LUT4": 100, "CCU2C": 7, "TRELLIS_DPR16X4": 3}},
+        sp: {"num_cells_by_type": {"LUT4": 1000, "CCU2C": 50, "MULT18X18D": 16, "TRELLIS_FF": 300}},
+        sfu: {"num_cells_by_type": {"LUT4": 400, "TRELLIS_FF": 20}},
+    }}
+
+
+def check_units():
+    rows = {r["module"]: r for r in fpga_build.unit_table(stat_fixture(), "tsm_ulx3s")}
+    check(set(rows) == {"tsm_ulx3s", "tsm_board", "tsm_sm", "tsm_sp_group", "tsm_sfu"}, f"unit names: {sorted(rows)}")
+    check(rows["tsm_sfu"]["instances"] == 2 and rows["tsm_sfu"]["LUT4"] == 800 and rows["tsm_sfu"]["FF"] == 40,
+          f"two tsm_sfu instances count twice: {rows.get('tsm_sfu')}")
+    check(rows["tsm_sp_group"]["LUT4"] == 1100 and rows["tsm_sp_group"]["MULT18X18D"] == 16,
+          f"CCU2C counts as two LUT4: {rows.get('tsm_sp_group')}")
+    check(rows["tsm_sm"]["LUT4"] == 114 and rows["tsm_sm"]["LUTRAM"] == 3, f"tsm_sm's own cells: {rows.get('tsm_sm')}")
+    check(rows["tsm_board"]["DP16KD"] == 32 and rows["tsm_ulx3s"]["LUT4"] == 10, "board and top rows")
+    check([r["depth"] for r in fpga_build.unit_table(stat_fixture(), "tsm_ulx3s")][:3] == [0, 1, 2], "hierarchy order")
+
+
+def check_fit():
+    totals = {"LUT4": 221089, "FF": 26685, "MULT18X18D": 74, "DP16KD": 76, "LUTRAM": 64}
+    over = fpga_build.fit_verdict(totals)
+    check([k for k, *_ in over] == ["LUT4"], f"only the LUT4 are over: {over}")
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        msg = fpga_build.does_not_fit_message("small", over, d / "utilization.md", totals["LUTRAM"])
+        util = {"name": "small", "top": "tsm_ulx3s", "fits": False, "verdict": msg,
+                "utilization": {k: {"used": totals[k], "available": c, "percent": fpga_build.percent(totals[k], c)}
+                                for k, c in fpga_build.CAPACITY.items()}}
+        (d / "utilization.json").write_text(json.dumps(util))
+        p = subprocess.run([sys.executable, str(ROOT / "fpga" / "tools" / "fpga_build.py"), "pnr", "--dir", tmp,
+                            "--venv", str(d / "no-venv"), "--lpf", str(d / "no.lpf")], capture_output=True, text=True)
+        check(p.returncode == 2, f"pnr of a design over the part exits 2, not {p.returncode}: {p.stderr.strip()}")
+        want = ("the `small` design needs 221,345 LUT4 (221,089 of logic, 256 as LUT RAM), the LFE5U-85F has 83,640 (264.6 %): "
+                "it does not fit; see the per-unit table")
+        check(want in p.stderr, f"the fit message: {p.stderr.strip()}")
+        check("nextpnr not started" in p.stderr, "the fit check comes before nextpnr")
+
+
+def check_path():
+    cell = lambda c, port: {"cell": c, "loc": [1, 1], "port": port}
+    path = [
+        {"type": "clk-to-q", "delay": 0.5, "from": cell("u_sm.u_sp.$auto$ff.cc:266:slice$1", "Q"), "to": cell("x", "Q")},
+        {"type": "routing", "delay": 1.0, "net": "u_sm.a", "sources": ["/usr/share/yosys/ecp5/cells_map.v:1.1-1.2"],
+         "from": cell("a", "Q"), "to": cell("b", "A")},
+        {"type": "logic", "delay": 0.25, "from": cell("b", "A"), "to": cell("b", "F")},
+        {"type": "routing", "delay": 1.0, "net": "u_sm.b", "sources": [f"{ROOT}/rtl/sm/tsm_sm.sv:12.3-12.9"],
+         "from": cell("b", "F"), "to": cell("c", "A")},
+        {"type": "logic", "delay": 0.0, "from": cell("c", "FCO"), "to": cell("c", "FCI")},
+        {"type": "setup", "delay": 0.1, "from": cell("g_x[0].u_rf.$abc$9$lut", "M"), "to": cell("g_x[0].u_rf.$abc$9$lut", "M")},
+    ]
+    s = fpga_build.summarize_path({"from": "posedge $glbnet$clk", "to": "posedge $glbnet$clk", "path": path})
+    check(s["from"] == "posedge clk" and s["logic_steps"] == 2 and s["carry_steps"] == 1 and s["lut_levels"] == 1,
+          f"path steps: {s}")
+    check(abs(s["logic_ns"] - 0.85) < 1e-6 and abs(s["routing_ns"] - 2.0) < 1e-6, f"delay split: {s}")
+    check(s["source_instance"] == "u_sm.u_sp" and s["sink_instance"] == "g_x[0].u_rf", f"instances: {s}")
+    check(s["first_net"] == {"net": "u_sm.b", "defined_in": "rtl/sm/tsm_sm.sv:12"}, f"named net: {s['first_net']}")
+
+
+def main():
+    check_units()
+    check_fit()
+    check_path()
+    if failures:
+        print(f"check_flow: {len(failures)} checks failed")
+        sys.exit(1)
+    print("check_flow: per-unit table, fit check and critical-path summary as expected")
+
+
+if __name__ == "__main__":
+    main()
