@@ -672,6 +672,8 @@ void Lowering::load_store(const Instruction& in) {
   // The data register(s): a vector goes through a temporary tuple.
   const uint8_t regs_needed = static_cast<uint8_t>(std::max(1u, bytes / 4));
   uint32_t tuple = 0;
+  if (data.kind == Operand::Kind::Vector && data.elems.size() != vec)
+    fail(fmt::format("the vector operand has {} elements, but the access is .v{}", data.elems.size(), vec));
   if (data.kind == Operand::Kind::Vector || regs_needed > 1) {
     if (data.kind == Operand::Kind::Vector && elem_bytes < 4) fail("vector accesses of sub-word elements are not supported");
     tuple = temp(regs_needed);
