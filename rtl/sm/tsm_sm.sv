@@ -359,6 +359,11 @@ module tsm_sm #(
       default:                                    msz_bytes = 5'd4;
     endcase
   endfunction
+  // Store data of a size-aligned access of n bytes (1, 2 or at least 4), repeated to fill a word:
+  // byte b of the word it is stored into is byte b of the result.
+  function automatic logic [31:0] replicate(input logic [31:0] d, input logic [4:0] n);
+    replicate = n == 5'd1 ? {4{d[7:0]}} : n == 5'd2 ? {2{d[15:0]}} : d;
+  endfunction
   // A loaded 32-bit word at byte offset o of a 4-byte-or-wider window, extended per msz.
   function automatic logic [31:0] extract(input logic [127:0] line, input logic [3:0] o, input logic [2:0] m);
     logic [31:0] sh;
@@ -644,7 +649,16 @@ module tsm_sm #(
                  (!(tsm_isa_pkg::op_writes_rd(op) && tsm_isa_pkg::f_rd(ci_q) != 8'd255) && (sp_p1 == 3'd7 || sp_p2 == 3'd7)));
   end
 
-  for (genvar d = 0; d < DL; d++) begin : g_dp
+  // Without DP units no tsm_dp is built: E_DISPATCH faults every DP instruction, so the E_DP_ states
+  // never run, and a DP unit would only cost area (about 10,000 LUT4 on the ECP5, docs/fpga.md).
+  if (DpUnits == 0) begin : g_no_dp
+    assign dp_vo = '0;
+    assign dp_r = '0;
+    assign dp_p = '0;
+    logic unused_dp_feed;
+    assign unused_dp_feed = ^{dp_f2f, dp_valid, dp_op, dp_a, dp_b, dp_c};
+  end
+  for (genvar d = 0; d < (DpUnits == 0 ? 0 : DL); d++) begin : g_dp
     tsm_dp #(.Stages(DpStages)) u_dp (
       .clk_i, .rst_ni, .valid_i(dp_valid), .op_i(dp_op), .a_i(dp_a[64*d +: 64]), .b_i(dp_b[64*d +: 64]),
       .c_i(dp_c[64*d +: 64]), .rnd_i(tsm_isa_pkg::f_rnd(ci_q)), .fcmp_i(tsm_isa_pkg::f_fcmp(ci_q)),
@@ -1373,6 +1387,7 @@ module tsm_sm #(
     logic             h;
     logic [16*32-1:0] hba, hwd;   // the half-warp's byte addresses and store data
     logic [16*4-1:0]  hbe;        // and byte enables
+    logic [16*32-1:0] hrep;       // the store data replicated to fill a word (bytes, halves)
     logic [31:0]      ba, wa, v;
     h = cnt_q[0];
     hba = h ? buf_a_q[32*16 +: 32*16] : buf_a_q[0 +: 32*16];
@@ -1380,6 +1395,7 @@ module tsm_sm #(
     for (int li = 0; li < 16; li++) begin
       hba[32*li +: 32] = hba[32*li +: 32] + (32'(k_q) << 2);
       hbe[4*li +: 4] = nbytes == 5'd1 ? (4'b0001 << hba[32*li +: 2]) : nbytes == 5'd2 ? (4'b0011 << hba[32*li +: 2]) : 4'b1111;
+      hrep[32*li +: 32] = replicate(hwd[32*li +: 32], nbytes);
     end
     shs_addr = '0; shs_we = '0; shs_be = '0; shs_wdata = '0;
     for (int j = 0; j < SB; j++) begin
@@ -1389,9 +1405,12 @@ module tsm_sm #(
         if (is_store && sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j) begin
           shs_we[j] = 1'b1;
           shs_be[4*j +: 4] = shs_be[4*j +: 4] | hbe[4*li +: 4];
+          // The word's bytes come from the lane's data replicated to its width: an access is
+          // aligned to its size (E_LS_AG faults it otherwise), so byte bb of the word is byte
+          // bb % size of the data. No shifter per lane and byte.
           for (int bb = 0; bb < 4; bb++)
             if (hbe[4*li + bb])
-              shs_wdata[32*j + 8*bb +: 8] = 8'(hwd[32*li +: 32] >> (8 * (bb - 32'(hba[32*li +: 2]))));
+              shs_wdata[32*j + 8*bb +: 8] = hrep[32*li + 8*bb +: 8];
         end
       end
     end
@@ -1434,7 +1453,7 @@ module tsm_sm #(
   logic         gl_local, gl_global;
   always_comb begin
     logic [5:0]  p;
-    logic [31:0] pa, qa;
+    logic [31:0] pa, qa, rep;
     logic [15:0] be;
     p = ctz_pend;
     pa = buf_a_q[32*p +: 32] + ((lsp_q[2*p +: 2] == SP_LOCAL) ? kofs_loc : kofs_glb);
@@ -1450,11 +1469,13 @@ module tsm_sm #(
 `ifdef TSM_MUTANTS
       if (`TSM_MUT(9) && is_store && nbytes < 5'd4) be = 16'h000F << {qa[3:2], 2'b00};
 `endif
+      // Aligned accesses only (E_LS_AG): byte bb of the line is byte bb % 4 of the replicated data.
+      rep = replicate(buf_b_q[32*q +: 32], nbytes);
       if (lpend_q[q] && (qa & ~32'hF) == gl_line) begin
         gl_match[q] = 1'b1;
         gl_mask = gl_mask | be;
         for (int bb = 0; bb < 16; bb++)
-          if (be[bb]) gl_data[8*bb +: 8] = 8'(buf_b_q[32*q +: 32] >> (8 * (bb - 32'(qa[3:0]))));
+          if (be[bb]) gl_data[8*bb +: 8] = rep[8*(bb % 4) +: 8];
       end
       gl_off[4*q +: 4] = buf_a_q[32*q +: 4];
     end
