@@ -1405,9 +1405,8 @@ module tsm_sm #(
         if (is_store && sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j) begin
           shs_we[j] = 1'b1;
           shs_be[4*j +: 4] = shs_be[4*j +: 4] | hbe[4*li +: 4];
-          // The word's bytes come from the lane's data replicated to its width: an access is
-          // aligned to its size (E_LS_AG faults it otherwise), so byte bb of the word is byte
-          // bb % size of the data. No shifter per lane and byte.
+          // An access is aligned to its size (E_LS_AG faults it otherwise), so byte bb of the word
+          // is byte bb of the lane's data replicated to the word: no shifter per lane and byte.
           for (int bb = 0; bb < 4; bb++)
             if (hbe[4*li + bb])
               shs_wdata[32*j + 8*bb +: 8] = hrep[32*li + 8*bb +: 8];
