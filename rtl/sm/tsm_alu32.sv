@@ -119,7 +119,9 @@ module tsm_alu32 (
     logic        big;
     logic [5:0]  n;
     logic [63:0] pair;
-    logic [31:0] sra;
+    logic [31:0] fs_hi, fs_lo, fsh;  // the shared funnel shifter: fsh = {fs_hi, fs_lo} >> fs_n
+    logic [5:0]  fs_n;
+    logic        pos_big;
     // LOP, compares, bit fields
     logic [7:0]  lut;
     logic [31:0] x, y, lut_out, len_mask, field_mask, valid;
@@ -153,8 +155,6 @@ module tsm_alu32 (
     if (tsm_isa_pkg::f_shfmode(insn_i) == tsm_isa_pkg::SHFMODE_WRAP) n = {1'b0, b_i[4:0]};
     else n = big ? 6'd32 : {1'b0, b_i[4:0]};
     pair = {c_i, a_i};
-    // Arithmetic shift on its own: inside the ?: below, the unsigned arm would make it logical.
-    sra = $signed(a_i) >>> b_i[4:0];
 
     // LOP, LOP3
     x = tsm_isa_pkg::f_inva(insn_i) ? ~a_i : a_i;
@@ -191,6 +191,26 @@ module tsm_alu32 (
     top_idx = (top > 9'd31) ? 5'd31 : top[4:0];
     sbit = is_signed && b_i[15:8] != 8'd0 && a_i[top_idx];
 
+    // One funnel shifter for every shift: the low word of {fs_hi, fs_lo} >> fs_n, fs_n in 0..32.
+    // A left shift by k is the pair {A, 0} shifted right by 32 - k; amounts of 32 and more shift
+    // zeros (or the sign) in from fs_hi.
+    pos_big = |b_i[7:5];
+    fs_hi = 32'd0;
+    fs_lo = a_i;
+    fs_n = big ? 6'd32 : {1'b0, b_i[4:0]};
+    unique case (op)
+      tsm_isa_pkg::OP_SHL: begin fs_hi = big ? 32'd0 : a_i; fs_lo = 32'd0; fs_n = 6'd32 - {1'b0, b_i[4:0]}; end
+      tsm_isa_pkg::OP_SHR: fs_hi = is_signed ? {32{a_i[31]}} : 32'd0;
+      tsm_isa_pkg::OP_SHF: begin
+        fs_hi = c_i;
+        fs_n = (tsm_isa_pkg::f_shfdir(insn_i) == tsm_isa_pkg::SHFDIR_L) ? 6'd32 - n : n;
+      end
+      tsm_isa_pkg::OP_BFE: begin fs_lo = a_i & field_mask; fs_n = pos_big ? 6'd32 : {1'b0, b_i[4:0]}; end
+      tsm_isa_pkg::OP_BFI: begin fs_hi = pos_big ? 32'd0 : a_i; fs_lo = 32'd0; fs_n = 6'd32 - {1'b0, b_i[4:0]}; end
+      default: ;
+    endcase
+    fsh = 32'({fs_hi, fs_lo} >> fs_n);
+
     d_o = 32'd0;
     d_hi_o = 32'd0;
     d_we_o = 1'b1;
@@ -215,15 +235,7 @@ module tsm_alu32 (
           d_o = part;
         end
       end
-      tsm_isa_pkg::OP_SHL: d_o = big ? 32'd0 : a_i << b_i[4:0];
-      tsm_isa_pkg::OP_SHR: begin
-        if (is_signed) d_o = big ? {32{a_i[31]}} : sra;
-        else d_o = big ? 32'd0 : a_i >> b_i[4:0];
-      end
-      tsm_isa_pkg::OP_SHF: begin
-        if (tsm_isa_pkg::f_shfdir(insn_i) == tsm_isa_pkg::SHFDIR_L) d_o = 32'((pair << n) >> 32);
-        else d_o = 32'(pair >> n);
-      end
+      tsm_isa_pkg::OP_SHL, tsm_isa_pkg::OP_SHR, tsm_isa_pkg::OP_SHF: d_o = fsh;
       tsm_isa_pkg::OP_LOP: begin
         unique case (tsm_isa_pkg::f_lop(insn_i))
           tsm_isa_pkg::LOP_AND: d_o = x & y;
@@ -254,8 +266,8 @@ module tsm_alu32 (
           d_o[i] = a_i[31 - i];
         end
       end
-      tsm_isa_pkg::OP_BFE: d_o = ((a_i & field_mask) >> b_i[7:0]) | ({32{sbit}} & ~valid);
-      tsm_isa_pkg::OP_BFI: d_o = (c_i & ~field_mask) | ((a_i << b_i[7:0]) & field_mask);
+      tsm_isa_pkg::OP_BFE: d_o = fsh | ({32{sbit}} & ~valid);
+      tsm_isa_pkg::OP_BFI: d_o = (c_i & ~field_mask) | (fsh & field_mask);
       tsm_isa_pkg::OP_PRMT: d_o = permute(pair, b_i[15:0], tsm_isa_pkg::f_prmt(insn_i));
       tsm_isa_pkg::OP_MOV: d_o = b_i;
       tsm_isa_pkg::OP_MOV32I: d_o = tsm_isa_pkg::f_imm32(insn_i);

@@ -290,6 +290,16 @@ module tsm_sm #(
   logic        flt_q, flt_d;
   logic [3:0]  flt_kind_q, flt_kind_d;
   logic [31:0] flt_warp_q, flt_warp_d, flt_pc_q, flt_pc_d, flt_addr_q, flt_addr_d, flt_lane_q, flt_lane_d;
+  // The fault's warp and lane are a slot or lane number, 0 or all ones (none): their registers keep
+  // the number and whether it is all ones, so that the engine's many fault sites select 4 to 7 bits,
+  // not 32.
+  logic          flt_warp_none_q, flt_lane_none_q;
+  logic [WW-1:0] flt_warp_n_q;
+  logic [5:0]    flt_lane_n_q;
+  assign flt_warp_q = flt_warp_none_q ? 32'hFFFF_FFFF : 32'(flt_warp_n_q);
+  assign flt_lane_q = flt_lane_none_q ? 32'hFFFF_FFFF : 32'(flt_lane_n_q);
+  logic unused_flt_bits;
+  assign unused_flt_bits = ^{flt_warp_d[30:WW], flt_lane_d[30:6]};
 
   // Commit port (registered).
   logic        ev_valid;
@@ -1389,6 +1399,7 @@ module tsm_sm #(
     logic [16*4-1:0]  hbe;        // and byte enables
     logic [16*32-1:0] hrep;       // the store data replicated to fill a word (bytes, halves)
     logic [31:0]      ba, wa, v;
+    logic [3:0]       win;        // the lane whose byte a bank stores
     h = cnt_q[0];
     hba = h ? buf_a_q[32*16 +: 32*16] : buf_a_q[0 +: 32*16];
     hwd = h ? buf_b_q[32*16 +: 32*16] : buf_b_q[0 +: 32*16];
@@ -1405,12 +1416,17 @@ module tsm_sm #(
         if (is_store && sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j) begin
           shs_we[j] = 1'b1;
           shs_be[4*j +: 4] = shs_be[4*j +: 4] | hbe[4*li +: 4];
-          // An access is aligned to its size (E_LS_AG faults it otherwise), so byte bb of the word
-          // is byte bb of the lane's data replicated to the word: no shifter per lane and byte.
-          for (int bb = 0; bb < 4; bb++)
-            if (hbe[4*li + bb])
-              shs_wdata[32*j + 8*bb +: 8] = hrep[32*li + 8*bb +: 8];
         end
+      end
+      // Byte bb of the bank's word comes from the highest served lane that stores it. An access is
+      // aligned to its size (E_LS_AG faults it otherwise), so that byte is byte bb of the lane's data
+      // replicated to the word: no shifter per lane and byte. The lane is found first and its byte
+      // selected once, not passed along a chain of 16 multiplexers per bit.
+      for (int bb = 0; bb < 4; bb++) begin
+        win = '0;
+        for (int li = 0; li < 16; li++)
+          if (is_store && sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j && hbe[4*li + bb]) win = 4'(li);
+        if (shs_be[4*j + bb]) shs_wdata[32*j + 8*bb +: 8] = hrep[32*32'(win) + 8*bb +: 8];
       end
     end
 `ifdef TSM_MUTANTS
@@ -1531,9 +1547,13 @@ module tsm_sm #(
     as_chi = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*(32'(lane_q) % L) +: 32];
     as_shared = lsp_q[2*lane_q +: 2] == SP_SHARED;
     wa = buf_a_q[32*lane_q +: 32] >> 2;
+    // The banks are chosen by comparing with each bank's number (a loop), not by writing at a
+    // variable index: the latter builds a shifter as wide as all banks.
     as_sh_addr = '0;
-    as_sh_addr[SRW*(wa % SB) +: SRW] = SRW'(wa / SB);
-    as_sh_addr[SRW*((wa + 1) % SB) +: SRW] = SRW'((wa + 1) / SB);
+    for (int j = 0; j < SB; j++) begin
+      if (32'(wa % SB) == j) as_sh_addr[SRW*j +: SRW] = SRW'(wa / SB);
+      if (32'((wa + 1) % SB) == j) as_sh_addr[SRW*j +: SRW] = SRW'((wa + 1) / SB);
+    end
     old = {a64 ? sh_rdata[32*((wa + 1) % SB) +: 32] : 32'd0, sh_rdata[32*(wa % SB) +: 32]};
     b = {hi_q[95:64], hi_q[31:0]};
     c = {hi_q[127:96], hi_q[63:32]};
@@ -1560,13 +1580,13 @@ module tsm_sm #(
     as_sh_we = '0;
     as_sh_be = '0;
     as_sh_wdata = '0;
-    as_sh_we[wa % SB] = 1'b1;
-    as_sh_be[4*(wa % SB) +: 4] = 4'hF;
-    as_sh_wdata[32*(wa % SB) +: 32] = nv[31:0];
-    if (a64) begin
-      as_sh_we[(wa + 1) % SB] = 1'b1;
-      as_sh_be[4*((wa + 1) % SB) +: 4] = 4'hF;
-      as_sh_wdata[32*((wa + 1) % SB) +: 32] = nv[63:32];
+    for (int j = 0; j < SB; j++) begin
+      if (32'(wa % SB) == j) begin
+        as_sh_we[j] = 1'b1; as_sh_be[4*j +: 4] = 4'hF; as_sh_wdata[32*j +: 32] = nv[31:0];
+      end
+      if (a64 && 32'((wa + 1) % SB) == j) begin
+        as_sh_we[j] = 1'b1; as_sh_be[4*j +: 4] = 4'hF; as_sh_wdata[32*j +: 32] = nv[63:32];
+      end
     end
     as_bufb = buf_b_q;
     as_bufc = buf_c_q;
@@ -3197,7 +3217,8 @@ module tsm_sm #(
       pf_go_q <= 1'b0; pf_busy_q <= 1'b0; pf_kill_q <= 1'b0; pf_line_q <= '0; pf_cnt_q <= '0;
       cc_got_q <= 1'b0; caddr_q <= '0;
       ps_q <= P_IDLE; pid_q <= '0; pg_q <= '0; pk_q <= 1'b0; pslot_q <= '0;
-      flt_q <= 1'b0; flt_kind_q <= '0; flt_warp_q <= '0; flt_pc_q <= '0; flt_addr_q <= '0; flt_lane_q <= '0;
+      flt_q <= 1'b0; flt_kind_q <= '0; flt_warp_none_q <= 1'b0; flt_warp_n_q <= '0; flt_pc_q <= '0; flt_addr_q <= '0;
+      flt_lane_none_q <= 1'b0; flt_lane_n_q <= '0;
       cm_valid_o <= 1'b0; cm_kind_o <= '0; cm_warp_o <= '0; cm_seq_o <= '0; cm_pc_o <= '0; cm_active_o <= '0;
       cm_exec_o <= '0; cm_exit_o <= 1'b0; cm_reg_o <= '0; cm_group_o <= '0; cm_lanes_o <= '0; cm_data_o <= '0;
       cm_addr_o <= '0; cm_mask_o <= '0; cm_wdata_o <= '0;
@@ -3229,8 +3250,9 @@ module tsm_sm #(
       pf_go_q <= pf_go_d; pf_busy_q <= pf_busy_d; pf_kill_q <= pf_kill_d; pf_line_q <= pf_line_d; pf_cnt_q <= pf_cnt_d;
       cc_got_q <= cc_got_d; caddr_q <= caddr_d;
       ps_q <= ps_d; pid_q <= pid_d; pg_q <= pg_d; pk_q <= pk_d; pslot_q <= pslot_d;
-      flt_q <= flt_d; flt_kind_q <= flt_kind_d; flt_warp_q <= flt_warp_d; flt_pc_q <= flt_pc_d;
-      flt_addr_q <= flt_addr_d; flt_lane_q <= flt_lane_d;
+      flt_q <= flt_d; flt_kind_q <= flt_kind_d; flt_pc_q <= flt_pc_d; flt_addr_q <= flt_addr_d;
+      flt_warp_none_q <= flt_warp_d[31]; flt_warp_n_q <= flt_warp_d[WW-1:0];
+      flt_lane_none_q <= flt_lane_d[31]; flt_lane_n_q <= flt_lane_d[5:0];
       cm_valid_o <= ev_valid; cm_kind_o <= ev_kind; cm_warp_o <= ev_warp; cm_seq_o <= ev_seq; cm_pc_o <= ev_pc;
       cm_active_o <= ev_active; cm_exec_o <= ev_exec; cm_exit_o <= ev_exit; cm_reg_o <= ev_reg; cm_group_o <= ev_group;
       cm_lanes_o <= ev_lanes; cm_data_o <= ev_data; cm_addr_o <= ev_addr; cm_mask_o <= ev_mask; cm_wdata_o <= ev_wdata;
