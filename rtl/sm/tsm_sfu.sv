@@ -1,7 +1,10 @@
 // Special-function unit datapath for one lane: MUFU rcp, rsq, sin, cos, ex2, lg2 by the table
 // algorithm of docs/sfu.md (argument preparation, one quadratic interpolator over the generated
 // coefficient ROMs, rounding to binary32), bit-exact with the golden model's tsm::sfu::evaluate.
-// The result passes through `Stages` registers.
+// The result passes through `Stages` registers. With Stages >= 1 the first of them sits in the
+// middle: argument preparation and the coefficient-ROM read are one stage (the ROMs read on the
+// clock edge, so synthesis puts them into block RAM), interpolation and rounding the next; the
+// latency is Stages either way.
 module tsm_sfu #(
   /// Pipeline registers between the operand and the result (0: combinational).
   parameter int unsigned Stages = 4,
@@ -88,6 +91,15 @@ module tsm_sfu #(
     else round_pack = {neg, bits[30:0]};
   endfunction
 
+  // Argument preparation's outputs (stage A), what the interpolator needs of them (stage B) and
+  // the selected coefficient word.
+  logic [7:0]  a_index;
+  logic [2:0]  a_table;
+  logic [UB-1:0] a_u, b_u;
+  logic signed [11:0] a_scale, b_scale, a_lg2_exp, b_lg2_exp;
+  logic        a_out_neg, b_out_neg, a_use_special, b_use_special, a_lg2, b_lg2, b_ftz, b_valid;
+  logic [31:0] a_special, b_special;
+  logic [63:0] b_word;
   logic [31:0] result;
 
   always_comb begin
@@ -99,17 +111,9 @@ module tsm_sfu #(
     logic [23:0] sig;                        // normalized significand, leading one at bit 23
     logic [7:0]  index;
     logic [UB-1:0] u;
-    logic [2:0]  table_id;
-    logic [63:0] word;
-    logic signed [C0B-1:0] c0;
-    logic signed [C1B-1:0] c1;
-    logic signed [C2B-1:0] c2;
-    logic [2*UB-1:0] usq;
-    logic signed [47:0] y, t1, t2;
     logic signed [11:0] scale, half_exp, shift;
     logic        out_neg, odd, upper, is_sin, sticky;
     logic [47:0] magnitude;
-    logic signed [11:0] lg2_exp;
     logic signed [47:0] fixed;
     logic [51:0] product;
     logic [26:0] turn;
@@ -216,32 +220,99 @@ module tsm_sfu #(
       end
     endcase
 
-    // ---- the interpolator: C0 + floor(C1*u / 2^C1Shift) + floor(C2*sq / 2^C2Shift) ----
-    table_id = tsm_sfu_pkg::table_of(func_i);
-    unique case (table_id)
-      tsm_sfu_pkg::TABLE_RCP: word = rom_rcp[index];
-      tsm_sfu_pkg::TABLE_RSQ: word = rom_rsq[index];
-      tsm_sfu_pkg::TABLE_SIN: word = rom_sin[index];
-      tsm_sfu_pkg::TABLE_EX2: word = rom_ex2[index];
-      default:                word = rom_lg2[index];
-    endcase
-    c0 = word[C0B-1:0];
-    c1 = word[C0B+C1B-1:C0B];
-    c2 = word[C0B+C1B+C2B-1:C0B+C1B];
-    usq = ({{UB{1'b0}}, u} * {{UB{1'b0}}, u}) >> tsm_sfu_pkg::SquareShift;  // floor(u^2 / 2^SquareShift)
-    t1 = ($signed(48'(c1)) * $signed({31'd0, u})) >>> tsm_sfu_pkg::C1Shift;
+    a_index = index;
+    a_table = tsm_sfu_pkg::table_of(func_i);
+    a_u = u;
+    a_scale = scale;
+    a_out_neg = out_neg;
+    a_use_special = use_special;
+    a_special = special;
+    // lg2: the exponent (plus the 1 the upper tables leave out) joins the fraction.
+    a_lg2 = func_i == tsm_isa_pkg::MUFU_LG2;
+    a_lg2_exp = ex + $signed({11'd0, upper});
+  end
+
+  // ---- the coefficient ROMs, and stage A's results for stage B ----
+  if (Stages == 0) begin : gen_comb
+    always_comb begin
+      unique case (a_table)
+        tsm_sfu_pkg::TABLE_RCP: b_word = rom_rcp[a_index];
+        tsm_sfu_pkg::TABLE_RSQ: b_word = rom_rsq[a_index];
+        tsm_sfu_pkg::TABLE_SIN: b_word = rom_sin[a_index];
+        tsm_sfu_pkg::TABLE_EX2: b_word = rom_ex2[a_index];
+        default:                b_word = rom_lg2[a_index];
+      endcase
+    end
+    assign b_valid = valid_i;
+    assign b_u = a_u;
+    assign b_scale = a_scale;
+    assign b_out_neg = a_out_neg;
+    assign b_use_special = a_use_special;
+    assign b_special = a_special;
+    assign b_lg2 = a_lg2;
+    assign b_lg2_exp = a_lg2_exp;
+    assign b_ftz = ftz_i;
+  end else begin : gen_staged
+    // Every ROM is read on the clock edge (a block RAM's registered read); the table is chosen after.
+    logic [63:0] rcp_q, rsq_q, sin_q, ex2_q, lg2_q;
+    logic [2:0]  table_q;
+    logic        valid_q;
+    always_ff @(posedge clk_i) begin
+      rcp_q <= rom_rcp[a_index];
+      rsq_q <= rom_rsq[a_index];
+      sin_q <= rom_sin[a_index];
+      ex2_q <= rom_ex2[a_index];
+      lg2_q <= rom_lg2[a_index];
+    end
+    always_ff @(posedge clk_i) begin
+      table_q <= a_table;
+      b_u <= a_u;
+      b_scale <= a_scale;
+      b_out_neg <= a_out_neg;
+      b_use_special <= a_use_special;
+      b_special <= a_special;
+      b_lg2 <= a_lg2;
+      b_lg2_exp <= a_lg2_exp;
+      b_ftz <= ftz_i;
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) valid_q <= 1'b0;
+      else valid_q <= valid_i;
+    end
+    always_comb begin
+      unique case (table_q)
+        tsm_sfu_pkg::TABLE_RCP: b_word = rcp_q;
+        tsm_sfu_pkg::TABLE_RSQ: b_word = rsq_q;
+        tsm_sfu_pkg::TABLE_SIN: b_word = sin_q;
+        tsm_sfu_pkg::TABLE_EX2: b_word = ex2_q;
+        default:                b_word = lg2_q;
+      endcase
+    end
+    assign b_valid = valid_q;
+  end
+
+  // ---- stage B, the interpolator: C0 + floor(C1*u / 2^C1Shift) + floor(C2*sq / 2^C2Shift), and
+  // rounding ----
+  always_comb begin
+    logic signed [C0B-1:0] c0;
+    logic signed [C1B-1:0] c1;
+    logic signed [C2B-1:0] c2;
+    logic [2*UB-1:0] usq;
+    logic signed [47:0] y, t1, t2;
+    c0 = b_word[C0B-1:0];
+    c1 = b_word[C0B+C1B-1:C0B];
+    c2 = b_word[C0B+C1B+C2B-1:C0B+C1B];
+    usq = ({{UB{1'b0}}, b_u} * {{UB{1'b0}}, b_u}) >> tsm_sfu_pkg::SquareShift;  // floor(u^2 / 2^SquareShift)
+    t1 = ($signed(48'(c1)) * $signed({31'd0, b_u})) >>> tsm_sfu_pkg::C1Shift;
     t2 = ($signed(48'(c2)) * $signed({{(48 - 2 * UB) {1'b0}}, usq})) >>> tsm_sfu_pkg::C2Shift;
     y = $signed(48'(c0)) + t1 + t2;
-    // lg2: the exponent (plus the 1 the upper tables leave out) joins the fraction.
-    lg2_exp = ex + $signed({11'd0, upper});
-    if (func_i == tsm_isa_pkg::MUFU_LG2) y = y + ($signed(48'(lg2_exp)) <<< C0F);
-
-    result = use_special ? special : round_pack(out_neg, y, scale, ftz_i);
+    if (b_lg2) y = y + ($signed(48'(b_lg2_exp)) <<< C0F);
+    result = b_use_special ? b_special : round_pack(b_out_neg, y, b_scale, b_ftz);
   end
 
   // ---- pipeline ----
-  tsm_delay #(.Stages(Stages), .Width(32)) u_delay (
-    .clk_i, .rst_ni, .valid_i, .data_i(result), .valid_o, .data_o(result_o)
+  tsm_delay #(.Stages(Stages == 0 ? 0 : Stages - 1), .Width(32)) u_delay (
+    .clk_i, .rst_ni, .valid_i(b_valid), .data_i(result), .valid_o, .data_o(result_o)
   );
 
 endmodule

@@ -149,6 +149,8 @@ module tsm_sm #(
   // Fault kinds as FAULT_KIND reports them (1 + golden::FaultKind).
   localparam logic [3:0] F_OOB = 4'd1, F_MISALIGNED = 4'd2, F_RANGE = 4'd3, F_DIVBAR = 4'd4, F_DEADLOCK = 4'd5,
                          F_OVERFLOW = 4'd6, F_UNDERFLOW = 4'd7, F_INVALID = 4'd9, F_TRAP = 4'd10;
+  // What a fault the engine finds records besides its kind (the fault registers below).
+  localparam logic [2:0] EF_NONE = 3'd0, EF_PLAIN = 3'd1, EF_TRAP = 3'd2, EF_AG = 3'd3, EF_DEADLOCK = 3'd4;
   // Stack entry kinds (golden StackKind).
   localparam logic [1:0] K_SYNC = 2'd0, K_DIV = 2'd1, K_BRK = 2'd2, K_RET = 2'd3;
   // Lane spaces in the load/store unit.
@@ -230,7 +232,11 @@ module tsm_sm #(
   logic [31:0]    rel_val_q, rel_val_d;
   logic [WW-1:0]  rel_w_q, rel_w_d;
   logic [4:0]     fin_id_q, fin_id_d;
-  logic [L*32-1:0] hi_q, hi_d, row_q, row_d;
+  // hi_q holds the high words of a 64-bit SP operand (one word a lane) and, for a global atomic,
+  // its operands B and C (four words): at least four words wide, also with fewer than four lanes.
+  localparam int unsigned HiW = 32 * (L < 4 ? 4 : L);
+  logic [HiW-1:0]  hi_q, hi_d;
+  logic [L*32-1:0] row_q, row_d;
   logic [L*64-1:0] dpa_q, dpa_d, dpb_q, dpb_d, dpc_q, dpc_d, dpr_q, dpr_d;  // DP row: operands, results
   logic [L-1:0]    dpp_q, dpp_d;                                            // DSETP comparisons
   logic [L*8-1:0]  prow_q, prow_d;       // predicates after an SP row, for the PRED events
@@ -290,6 +296,7 @@ module tsm_sm #(
   logic        flt_q, flt_d;
   logic [3:0]  flt_kind_q, flt_kind_d;
   logic [31:0] flt_warp_q, flt_warp_d, flt_pc_q, flt_pc_d, flt_addr_q, flt_addr_d, flt_lane_q, flt_lane_d;
+  logic [2:0]  ef_src;  // EF_*: set where the engine's case finds a fault, applied after it
   // The fault's warp and lane are a slot or lane number, 0 or all ones (none): their registers keep
   // the number and whether it is all ones, so that the engine's many fault sites select 4 to 7 bits,
   // not 32.
@@ -514,8 +521,8 @@ module tsm_sm #(
   logic [L*32-1:0] sp_a, sp_b, sp_c, sp_d, sp_dhi;
   logic [L*8-1:0]  sp_preds, sp_preds_o, sp_pwe_o;
   tsm_sp_group #(.Lanes(L)) u_sp (
-    .clk_i, .rst_ni, .valid_i(sp_valid), .insn_i(bk_x_q ? bk_xci : ci_q), .a_i(sp_a), .a_hi_i(hi_q), .b_i(sp_b), .c_i(sp_c),
-    .c_hi_i(hi_q), .preds_i(sp_preds), .valid_o(sp_valid_o), .d_o(sp_d), .d_hi_o(sp_dhi), .d_we_o(sp_we_o),
+    .clk_i, .rst_ni, .valid_i(sp_valid), .insn_i(bk_x_q ? bk_xci : ci_q), .a_i(sp_a), .a_hi_i(hi_q[L*32-1:0]), .b_i(sp_b), .c_i(sp_c),
+    .c_hi_i(hi_q[L*32-1:0]), .preds_i(sp_preds), .valid_o(sp_valid_o), .d_o(sp_d), .d_hi_o(sp_dhi), .d_we_o(sp_we_o),
     .d_wide_o(sp_wide_o), .preds_o(sp_preds_o), .preds_we_o(sp_pwe_o)
   );
 
@@ -578,7 +585,7 @@ module tsm_sm #(
     // not yet fed: row r is written r + 2 clocks after the dispatch, and its last chunk
     // ((r + 1) * L/S - 1) is fed by then once QChunks - G - 2 chunks were fed at the dispatch;
     // QChunks - G keeps two clocks to spare. It starts in E_SFU_GO.
-    q_xfree = qs_q == Q_IDLE || 32'(q_f_q) >= QChunks - G;
+    q_xfree = qs_q == Q_IDLE || 32'(q_f_q) + G >= QChunks;
     sfu_valid = qs_q == Q_RUN && 32'(q_f_q) < QChunks;
     sfu_x = '0;
     for (int c = 0; c < QChunks; c++) if (32'(q_f_q) == c) sfu_x = q_x_q[32*S*c +: 32*S];
@@ -773,6 +780,18 @@ module tsm_sm #(
   assign mem_resp_ready_o = 1'b1;  // responses land in rm_mem / the caches; there is always room
   assign blk_ready_o = running_q && !pl_pend_q && (resident_q < blocks_per_sm_i) && !flt_q && !stop_i;
 
+  // Each lane's address of word k_q of its access: k_q words on in global and shared space, k_q
+  // local strides on in local space. One multiplier for the SM, not one per lane, and one adder a
+  // lane for the shared-memory pipeline, the global line merge and the transactions counter.
+  logic [31:0]      kofs_glb, kofs_loc;
+  logic [32*32-1:0] lane_ea;
+  always_comb begin
+    kofs_glb = 32'(k_q) << 2;
+    kofs_loc = 32'(k_q) * LocalStride;
+    for (int l = 0; l < 32; l++)
+      lane_ea[32*l +: 32] = buf_a_q[32*l +: 32] + ((lsp_q[2*l +: 2] == SP_LOCAL) ? kofs_loc : kofs_glb);
+  end
+
   // Operands of the shared-memory atomic arithmetic, from registered state only.
   always_comb begin
     logic [31:0] wa;
@@ -787,7 +806,7 @@ module tsm_sm #(
     h = cnt_q[0];
     sh_pend = lpend_q[16*h +: 16];
     for (int li = 0; li < 16; li++)
-      sh_waddr[(SAW-2)*li +: SAW-2] = (SAW-2)'((buf_a_q[32*(16*32'(h) + li) +: 32] + (32'(k_q) << 2)) >> 2);
+      sh_waddr[(SAW-2)*li +: SAW-2] = (SAW-2)'(lane_ea[32*(16*32'(h) + li) +: 32] >> 2);  // shared lanes: + k_q words
   end
 
   // ===================================================================================================
@@ -1401,10 +1420,9 @@ module tsm_sm #(
     logic [31:0]      ba, wa, v;
     logic [3:0]       win;        // the lane whose byte a bank stores
     h = cnt_q[0];
-    hba = h ? buf_a_q[32*16 +: 32*16] : buf_a_q[0 +: 32*16];
+    hba = h ? lane_ea[32*16 +: 32*16] : lane_ea[0 +: 32*16];
     hwd = h ? buf_b_q[32*16 +: 32*16] : buf_b_q[0 +: 32*16];
     for (int li = 0; li < 16; li++) begin
-      hba[32*li +: 32] = hba[32*li +: 32] + (32'(k_q) << 2);
       hbe[4*li +: 4] = nbytes == 5'd1 ? (4'b0001 << hba[32*li +: 2]) : nbytes == 5'd2 ? (4'b0011 << hba[32*li +: 2]) : 4'b1111;
       hrep[32*li +: 32] = replicate(hwd[32*li +: 32], nbytes);
     end
@@ -1443,7 +1461,7 @@ module tsm_sm #(
     else begin shs_members[15:0] = sh_serve; shs_lpend[15:0] = sh_pend & ~sh_serve; end
     shd_bufc = buf_c_q;
     for (int li = 0; li < 16; li++) begin
-      ba = buf_a_q[32*(16*32'(h) + li) +: 32] + (32'(k_q) << 2);
+      ba = lane_ea[32*(16*32'(h) + li) +: 32];
       wa = ba >> 2;
       v = extract({96'd0, sh_rdata[32*(wa % SB) +: 32]}, {2'b00, ba[1:0]}, msz);
       if (members_q[16*h + li])
@@ -1453,14 +1471,6 @@ module tsm_sm #(
 
   // ---- global, local and constant lanes (E_LS_GL): the line of the lowest pending lane and every
   // pending lane in it ----
-  // Word k_q's offset from a lane's address: k_q words in global space, k_q local strides in local
-  // space. One multiplier for the SM, not one per lane.
-  logic [31:0]  kofs_glb, kofs_loc;
-  always_comb begin
-    kofs_glb = 32'(k_q) << 2;
-    kofs_loc = 32'(k_q) * LocalStride;
-  end
-
   logic [31:0]  gl_line, gl_match;
   logic [15:0]  gl_mask;
   logic [127:0] gl_data;
@@ -1471,7 +1481,7 @@ module tsm_sm #(
     logic [31:0] pa, qa, rep;
     logic [15:0] be;
     p = ctz_pend;
-    pa = buf_a_q[32*p +: 32] + ((lsp_q[2*p +: 2] == SP_LOCAL) ? kofs_loc : kofs_glb);
+    pa = lane_ea[32*p +: 32];
     gl_line = pa & ~32'hF;
     gl_local = lsp_q[2*p +: 2] == SP_LOCAL;
     gl_global = lsp_q[2*p +: 2] == SP_GLOBAL;
@@ -1479,7 +1489,7 @@ module tsm_sm #(
     gl_mask = '0;
     gl_data = '0;
     for (int q = 0; q < 32; q++) begin
-      qa = buf_a_q[32*q +: 32] + ((lsp_q[2*q +: 2] == SP_LOCAL) ? kofs_loc : kofs_glb);
+      qa = lane_ea[32*q +: 32];
       be = (nbytes == 5'd1 ? 16'h0001 : nbytes == 5'd2 ? 16'h0003 : 16'h000F) << qa[3:0];
 `ifdef TSM_MUTANTS
       if (`TSM_MUT(9) && is_store && nbytes < 5'd4) be = 16'h000F << {qa[3:2], 2'b00};
@@ -1512,7 +1522,7 @@ module tsm_sm #(
     seg = '0;
     for (int l = 0; l < 32; l++) begin
       loc = lsp_q[2*l +: 2] == SP_LOCAL;
-      a = buf_a_q[32*l +: 32] + (loc ? kofs_loc : 32'd0);
+      a = lane_ea[32*l +: 32];  // a global lane counts only at k_q == 0, where it adds nothing
       m[l] = cexec_q[l] && op != tsm_isa_pkg::OP_LDC && (loc || (lsp_q[2*l +: 2] == SP_GLOBAL && k_q == '0));
       seg[32*l +: 32] = nbytes == 5'd1 ? a >> 5 : nbytes == 5'd2 ? a >> 6 : a >> 7;
     end
@@ -1818,6 +1828,7 @@ module tsm_sm #(
     ps_d = ps_q; pid_d = pid_q; pg_d = pg_q; pk_d = pk_q; pslot_d = pslot_q;
     flt_d = flt_q; flt_kind_d = flt_kind_q; flt_warp_d = flt_warp_q; flt_pc_d = flt_pc_q;
     flt_addr_d = flt_addr_q; flt_lane_d = flt_lane_q;
+    ef_src = EF_NONE;
 
     // ---- default port values ----
     rf_raddr = '0; rf_we = '0; rf_waddr = '0; rf_wdata = '0;
@@ -1907,8 +1918,7 @@ module tsm_sm #(
           // Select a warp: after the case (sel_go).
         end else if (|w_valid_q && (w_valid_q & ~w_wait_q) == '0 && slot_valid_q == '0 && ps_q == P_IDLE) begin
           // Every resident warp waits at a barrier that cannot complete.
-          flt_kind_d = F_DEADLOCK; flt_warp_d = 32'hFFFF_FFFF; flt_pc_d = 32'hFFFF_FFFF; flt_addr_d = '0;
-          flt_lane_d = 32'hFFFF_FFFF;
+          flt_kind_d = F_DEADLOCK; ef_src = EF_DEADLOCK;
           st_d = E_FAULT;
         end
         if (|w_valid_q && !sel_ok) begin
@@ -2024,7 +2034,7 @@ module tsm_sm #(
       // ---- fetch and decode ----
       E_FETCH: begin
         if (cpc_q >= code_words_i) begin
-          flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+          flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
           st_d = E_FAULT;
         end else if (ic_vld_q[(cpc_q / IcWords) % IcLines] && ic_tag_q[32*((cpc_q / IcWords) % IcLines) +: 32] == cpc_q / (IcWords * IcLines)) begin
           ic_re = 1'b1;
@@ -2081,7 +2091,7 @@ module tsm_sm #(
           // First visit: checks, guard, scoreboard.
           cexec_d = act_c & guard;
           if (!insn_ok || bad_reg || (DpUnits == 0 && dp_insn)) begin
-            flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+            flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
             st_d = E_FAULT;
           end else if (hazard) begin
             if (op != tsm_isa_pkg::OP_MEMBAR) for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sb_d[i_];
@@ -2184,7 +2194,7 @@ module tsm_sm #(
         end
       end
       E_SP_HI2: begin
-        hi_d = hi_row;
+        hi_d[L*32-1:0] = hi_row;
         rf_raddr = {rw_c, rw_b, rw_a};
         st_d = E_SP_EX;
       end
@@ -2419,8 +2429,7 @@ module tsm_sm #(
         unique case (op)
           tsm_isa_pkg::OP_TRAP: begin
             if (cexec_q != '0) begin
-              flt_kind_d = F_TRAP; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0;
-              flt_lane_d = 32'(ctz_exec);
+              flt_kind_d = F_TRAP; ef_src = EF_TRAP;
               st_d = E_FAULT;
             end
           end
@@ -2428,7 +2437,7 @@ module tsm_sm #(
             if (cexec_q == act_c) npc_d = ct_tgt;
             else if (cexec_q != '0) begin
               if (32'(spt_c) >= SD) begin
-                flt_kind_d = F_OVERFLOW; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                flt_kind_d = F_OVERFLOW; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else begin
                 stk_we = 1'b1;
@@ -2445,10 +2454,10 @@ module tsm_sm #(
           tsm_isa_pkg::OP_SSY, tsm_isa_pkg::OP_PBK, tsm_isa_pkg::OP_CAL: begin
             if (cexec_q != '0) begin
               if (cexec_q != act_c) begin
-                flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else if (32'(spt_c) >= SD) begin
-                flt_kind_d = F_OVERFLOW; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                flt_kind_d = F_OVERFLOW; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else begin
                 stk_we = 1'b1;
@@ -2462,10 +2471,10 @@ module tsm_sm #(
           tsm_isa_pkg::OP_SYNC: begin
             if (cexec_q != '0) begin
               if (cexec_q != act_c) begin
-                flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else if (spt_c == '0) begin
-                flt_kind_d = F_UNDERFLOW; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                flt_kind_d = F_UNDERFLOW; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else begin
                 sw_d = SW_POP;
@@ -2477,7 +2486,7 @@ module tsm_sm #(
           tsm_isa_pkg::OP_BRK, tsm_isa_pkg::OP_RET: begin
             if (cexec_q != '0) begin
               if (spt_c == '0) begin
-                flt_kind_d = F_UNDERFLOW; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                flt_kind_d = F_UNDERFLOW; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else begin
                 sw_d = SW_LEAVE;
@@ -2537,7 +2546,7 @@ module tsm_sm #(
               stk_we = 1'b1;
               stk_wdata = {stk_kind, stk_mask & ~cexec_q, stk_pc};
               if (sidx_q == '0) begin
-                flt_kind_d = F_UNDERFLOW; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+                flt_kind_d = F_UNDERFLOW; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else begin
                 sidx_d = sidx_q - 1'b1;
@@ -2569,10 +2578,10 @@ module tsm_sm #(
         bar_addr = ($clog2(NB*16))'(32'(blk_c) * 16 + 32'(barid_w));
         if (cexec_q == '0) st_d = E_RET;
         else if (cexec_q != act_c || act_c != live_c) begin
-          flt_kind_d = F_DIVBAR; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+          flt_kind_d = F_DIVBAR; ef_src = EF_PLAIN;
           st_d = E_FAULT;
         end else if (bcount_w[4:0] != 5'd0) begin
-          flt_kind_d = F_INVALID; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+          flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
           st_d = E_FAULT;
         end else st_d = E_BAR_UPD;
       end
@@ -2661,7 +2670,7 @@ module tsm_sm #(
         buf_a_d = ag_bufa;
         buf_b_d = ag_bufb;
         if (ag_flt) begin
-          flt_kind_d = ag_kind; flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = ag_addr; flt_lane_d = ag_lane;
+          flt_kind_d = ag_kind; ef_src = EF_AG;
           st_d = E_FAULT;
         end else begin
           g_d = g_q + 1'b1;
@@ -2896,6 +2905,23 @@ module tsm_sm #(
         end
       end
       default: st_d = E_HALT;
+    endcase
+    // Where the engine found a fault, the warp, PC, address and lane it records (set here, once,
+    // rather than at every site inside the case: each site would add its own multiplexers).
+    unique case (ef_src)
+      EF_PLAIN: begin
+        flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+      end
+      EF_TRAP: begin
+        flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'(ctz_exec);
+      end
+      EF_AG: begin
+        flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = ag_addr; flt_lane_d = ag_lane;
+      end
+      EF_DEADLOCK: begin
+        flt_warp_d = 32'hFFFF_FFFF; flt_pc_d = 32'hFFFF_FFFF; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+      end
+      default: ;
     endcase
 
     // ---- SP back end: the hand-over retires the instruction in the warp's state (its PC; the

@@ -265,6 +265,20 @@ void run_program(const std::string& name, tsm::firmware::HostOptions o, const st
       fmt::print("{}: skipping block size {} (configuration {} allows at most {} threads per block)\n", name,
                  fmt::join(skipped, ", "), o.config, max_threads);
   }
+  if (blocks_text.empty()) {
+    // No --block: the program's own default, unless the configuration cannot hold a 256-thread
+    // block (tiny); then the largest tested shape that it can.
+    const tsm::config::SmConfig* cfg = tsm::config::find_config(o.config);
+    if (cfg && cfg->max_threads_per_block < 256) {
+      uint32_t best = 0;
+      for (uint32_t b : program->shapes)
+        if (b <= cfg->max_threads_per_block) best = std::max(best, b);
+      if (best == 0)
+        fail(fmt::format("{}: no tested block size of the program fits configuration {} (at most {} threads per block)",
+                         name, o.config, cfg->max_threads_per_block));
+      blocks = {best};
+    }
+  }
   if (blocks.size() > 1 && !wave.timeline.empty()) fail("--timeline records one run: name one block size with --block");
   if (blocks.size() > 1 && !wave.trace.empty() && !wave.on_fail) fail("--trace records one run: name one block size with --block");
   for (uint32_t b : blocks) {
@@ -331,7 +345,7 @@ void add_launch_commands(CLI::App& app) {
   run->add_option("--mutant", ho->mutant, "rtl: run the RTL with deliberate bug N switched on (the mutant model, docs/regression.md §3)");
   run->add_option("-n,--size", ho->n, "Problem size (default: the program's)");
   auto blocks = std::make_shared<std::string>();
-  run->add_option("--block", *blocks, "Threads per block, a comma-separated list to run each, or 'all' for the program's tested shapes (default: the program's)");
+  run->add_option("--block", *blocks, "Threads per block, a comma-separated list to run each, or 'all' for the program's tested shapes (default: the program's; on a configuration that holds fewer than 256 threads a block, the largest tested shape it holds)");
   run->add_option("--seed", ho->seed, "Input seed")->capture_default_str();
   run->add_option("--frontend", ho->frontend, "CUDA front end: auto (nvcc if installed, else clang), nvcc, clang")
       ->check(CLI::IsMember({"auto", "nvcc", "clang"}))

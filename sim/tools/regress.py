@@ -127,7 +127,7 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
     # --quick: each kernel once on small (2 SMs: several blocks per SM, partial warps) and on g80;
     # the control-flow and barrier kernels on one SM of small; the hand-written assembly; four
     # kernels with every register and memory starting random (Verilator is two-state, and a missing
-    # reset hides behind zeros); 146 random native-ISA kernels and 60 runs of random PTX kernels.
+    # reset hides behind zeros); 156 random native-ISA kernels (10 on tiny) and 60 runs of random PTX kernels.
     for prog in names:
         cases.append(suite_case(prog, "small", quick_block(prog, 100), frontend, False))
         cases.append(suite_case(prog, "g80", quick_block(prog, 256), frontend, False))
@@ -153,6 +153,13 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
     cases += random_cases("gt200", 4001, 10, False)
     cases += random_cases("small", 3001, 8, False, extra=["--verilator-arg", "+verilator+rand+reset+2",
                                                           "--verilator-arg", "+verilator+seed+7"], tag=".randreset")
+    # tiny, the FPGA board's SM (one SP lane, four banks, four warps): each kernel whose tested
+    # shapes include a block it can hold (128 threads), and random kernels.
+    for prog in names:
+        block = quick_block(prog, 64)
+        if block <= 128:
+            cases.append(suite_case(prog, "tiny", block, frontend, False))
+    cases += random_cases("tiny", 5001, 10, False)
     # 60 runs of random PTX kernels (translator, golden model against the reference evaluation, RTL
     # in lockstep). A seed's kernel is the same on every configuration, so seeds 1-20 run on three
     # models (small with 2 SMs and 1, g80) and must give the same memory on each.

@@ -71,7 +71,7 @@ def check_run(args) -> None:
         sim = BoardSim(args.sim, work)
         try:
             t0 = time.time()
-            r = tool_run(args.tool, ["run", args.program, "--backend", "board", "--config", "small", "--port", sim.port,
+            r = tool_run(args.tool, ["run", args.program, "--backend", "board", "--config", args.config, "--port", sim.port,
                                      "--board-timeout", "120", "-n", str(args.n), "--block", str(args.block)])
             wall = time.time() - t0
         finally:
@@ -134,7 +134,7 @@ def serve_pty(mode: str, stop: threading.Event):
 
 
 def check_errors(args) -> None:
-    base = ["run", "saxpy", "--backend", "board", "--config", "small", "-n", "64", "--block", "64"]
+    base = ["run", "saxpy", "--backend", "board", "--config", args.config, "-n", "64", "--block", "64"]
     with tempfile.TemporaryDirectory() as work:
         expect_error(args.tool, base + ["--port", os.path.join(work, "ttyNONE")],
                      [r"^error: cannot open serial port .*ttyNONE: No such file or directory"], "a port that does not exist")
@@ -157,7 +157,7 @@ def check_errors(args) -> None:
         try:
             expect_error(args.tool, ["run", "saxpy", "--backend", "board", "--config", "g80", "-n", "64", "--block", "64",
                                      "--port", sim.port, "--board-timeout", "60"],
-                         [r"the GPU was built for configuration 'small', the backend was given 'g80'"],
+                         [rf"the GPU was built for configuration '{args.config}', the backend was given 'g80'"],
                          "a board built for another configuration", timeout=300)
         finally:
             sim.stop()
@@ -168,6 +168,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tool", required=True, help="tsm-tool")
     ap.add_argument("--sim", required=True, help="tsm-board-sim")
+    ap.add_argument("--config", required=True, help="the configuration tsm-board-sim was built with")
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
     r.add_argument("program")

@@ -7,6 +7,8 @@
 - The fit check: a design over the part stops `pnr` with exit status 2 and the message that names
   the LUT4 count, the part and the share, before nextpnr (no virtual environment needed).
 - The critical-path summary of a nextpnr --report path.
+- The clock plan of --freq: PLL dividers within the ECP5's limits, never faster than asked, and
+  a UART bit rate the clock makes within 1 %.
 """
 import json
 import subprocess
@@ -92,14 +94,44 @@ def check_path():
     check(s["first_net"] == {"net": "u_sm.b", "defined_in": "rtl/sm/tsm_sm.sv:12"}, f"named net: {s['first_net']}")
 
 
+def check_clock():
+    """--freq: the EHXPLLL dividers and the UART's bit rate the board top gets."""
+    def plan(mhz):
+        c = fpga_build.clock_plan(mhz)
+        p = c["pll"]
+        return (p["clki_div"], p["clkfb_div"], p["clkop_div"], c["clock_hz"], c["baud"], c["clocks_per_bit"])
+    # 60 MHz: the dividers tsm_ulx3s had before --freq set them, and Trellis' ecppll's (-i 25 -o 60).
+    check(plan(60) == (5, 12, 10, 60_000_000, 3_000_000, 20), f"60 MHz: {plan(60)}")
+    # 5 MHz: ecppll -i 25 -o 5 gives the same dividers; 500 kbaud is 10 clocks a bit.
+    check(plan(5) == (5, 1, 120, 5_000_000, 500_000, 10), f"5 MHz: {plan(5)}")
+    # 64 MHz is not made exactly: the fastest clock below it is 62.5 MHz, never a faster one.
+    check(plan(64)[3] == 62_500_000, f"64 MHz asks for 62.5: {plan(64)}")
+    # 8 MHz: 8.333 MHz would be nearer but faster; 7.142857 MHz, 115,200 baud (62 clocks, 0.04 % off).
+    check(plan(8)[3] == 7_142_857 and plan(8)[4] == 115_200, f"8 MHz: {plan(8)}")
+    for mhz in (3.125, 10, 25, 30, 48, 100, 200):
+        c = fpga_build.clock_plan(mhz)
+        p = c["pll"]
+        vco = p["mhz"] * p["clkop_div"]
+        ok = (25.0 / p["clki_div"] >= 3.125 and 400 <= vco <= 800 and p["mhz"] <= mhz + 1e-9 and
+              abs(c["clock_hz"] / c["clocks_per_bit"] / c["baud"] - 1) <= 0.01 and c["clocks_per_bit"] >= 8)
+        check(ok, f"{mhz} MHz: a plan within the PLL's and the UART's limits: {c}")
+    for bad in (1.0, 500.0):
+        try:
+            fpga_build.clock_plan(bad)
+            check(False, f"--freq {bad} is refused")
+        except fpga_build.FlowError as e:
+            check("3.125 to 400 MHz" in str(e), f"--freq {bad}: {e}")
+
+
 def main():
     check_units()
     check_fit()
     check_path()
+    check_clock()
     if failures:
         print(f"check_flow: {len(failures)} checks failed")
         sys.exit(1)
-    print("check_flow: per-unit table, fit check and critical-path summary as expected")
+    print("check_flow: per-unit table, fit check, critical-path summary and clock plans as expected")
 
 
 if __name__ == "__main__":
