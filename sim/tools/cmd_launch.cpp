@@ -266,10 +266,12 @@ void run_program(const std::string& name, tsm::firmware::HostOptions o, const st
                  fmt::join(skipped, ", "), o.config, max_threads);
   }
   if (blocks_text.empty()) {
-    // No --block: the program's own default, unless the configuration cannot hold a 256-thread
-    // block (tiny); then the largest tested shape that it can.
+    // No --block: the program's own default, unless the configuration cannot hold the largest
+    // default a program has (firmware/host/*.cpp: 64, 128 or 256 threads); then the largest tested
+    // shape that it can (tiny).
+    constexpr uint32_t kLargestProgramDefault = 256;
     const tsm::config::SmConfig* cfg = tsm::config::find_config(o.config);
-    if (cfg && cfg->max_threads_per_block < 256) {
+    if (cfg && cfg->max_threads_per_block < kLargestProgramDefault) {
       uint32_t best = 0;
       for (uint32_t b : program->shapes)
         if (b <= cfg->max_threads_per_block) best = std::max(best, b);

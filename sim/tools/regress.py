@@ -154,10 +154,11 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
     cases += random_cases("small", 3001, 8, False, extra=["--verilator-arg", "+verilator+rand+reset+2",
                                                           "--verilator-arg", "+verilator+seed+7"], tag=".randreset")
     # tiny, the FPGA board's SM (one SP lane, four banks, four warps): each kernel whose tested
-    # shapes include a block it can hold (128 threads), and random kernels.
+    # shapes include a block it can hold, and random kernels.
+    tiny_limit = max_threads_per_block(tool, "tiny")
     for prog in names:
         block = quick_block(prog, 64)
-        if block <= 128:
+        if block <= tiny_limit:
             cases.append(suite_case(prog, "tiny", block, frontend, False))
     cases += random_cases("tiny", 5001, 10, False)
     # 60 runs of random PTX kernels (translator, golden model against the reference evaluation, RTL
