@@ -247,7 +247,7 @@ module tsm_sm #(
   logic           vres_q, vres_d;
 
   // Load/store unit buffers.
-  logic [32*32-1:0] buf_a_q, buf_a_d, buf_b_q, buf_b_d, buf_c_q, buf_c_d;
+  logic [32*32-1:0] buf_a_q, buf_b_q, buf_c_q;
   logic [32*2-1:0]  lsp_q, lsp_d;        // lane space
   logic [31:0]      lpend_q, lpend_d;    // lanes still to serve
   logic [NSlots-1:0] slot_valid_q, slot_valid_d, slot_ret_q, slot_ret_d, slot_atom_q, slot_atom_d, slot_w64_q, slot_w64_d;
@@ -1218,26 +1218,20 @@ module tsm_sm #(
   end
 
   // ---- SHFL: every lane's A, B and C gathered row by row (E_SHFL_CAP), then each lane's source ----
-  logic [32*32-1:0] shfl_bufa, shfl_bufb, shfl_bufc;
+  logic [L*32-1:0]  shfl_rowa, shfl_rowb, shfl_rowc;  // the row's A, B and C (E_SHFL_CAP)
   logic [L*32-1:0]  shfl_data;
   logic [L-1:0]     shfl_ok;
   always_comb begin
     logic [31:0] b;
     logic [5:0]  lane, bv, j, maxl, minl, segm, clampv;
     logic        ok;
-    shfl_bufa = buf_a_q;
-    shfl_bufb = buf_b_q;
-    shfl_bufc = buf_c_q;
     for (int l = 0; l < L; l++) begin
       b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
       if (b_const_w) b = bconst_q;
       if (b_imm_w) b = imm_b;
-      for (int gg = 0; gg < G; gg++)
-        if (32'(g_q[GroupBits-1:0]) == gg) begin
-          shfl_bufa[32*(gg * L + l) +: 32] = (f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32];
-          shfl_bufb[32*(gg * L + l) +: 32] = b;
-          shfl_bufc[32*(gg * L + l) +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
-        end
+      shfl_rowa[32*l +: 32] = (f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32];
+      shfl_rowb[32*l +: 32] = b;
+      shfl_rowc[32*l +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
     end
     for (int l = 0; l < L; l++) begin
       lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
@@ -1345,7 +1339,8 @@ module tsm_sm #(
   logic [3:0]       ag_kind;
   logic [31:0]      ag_addr, ag_lane;
   logic [32*2-1:0]  ag_lsp;
-  logic [32*32-1:0] ag_bufa, ag_bufb;
+  logic [L*32-1:0]  ag_rowa, ag_rowb;   // the row's addresses and store data, into buffers A and B
+  logic [L-1:0]     ag_wa, ag_wb;       // and the lanes of the row they are written for
   always_comb begin
     logic [5:0]  lane;
     logic [31:0] lo, hi, off, a32, rel, ea;
@@ -1355,8 +1350,7 @@ module tsm_sm #(
     logic [3:0]  kind;
     ag_flt = 1'b0; ag_kind = '0; ag_addr = '0; ag_lane = '0;
     ag_lsp = lsp_q;
-    ag_bufa = buf_a_q;
-    ag_bufb = buf_b_q;
+    ag_rowa = '0; ag_rowb = '0; ag_wa = '0; ag_wb = '0;
     for (int l = 0; l < L; l++) begin
       lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
       lo = (f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32];
@@ -1395,11 +1389,14 @@ module tsm_sm #(
           ag_flt = 1'b1; ag_kind = kind; ag_addr = wide_addr && kind == F_RANGE ? sum_hi : a32; ag_lane = 32'(lane);
         end
         for (int gg = 0; gg < G; gg++)
-          if (32'(g_q[GroupBits-1:0]) == gg) begin ag_lsp[2*(gg*L + l) +: 2] = space; ag_bufa[32*(gg*L + l) +: 32] = ea; end
+          if (32'(g_q[GroupBits-1:0]) == gg) ag_lsp[2*(gg*L + l) +: 2] = space;
+        ag_wa[l] = 1'b1;
       end
-      if (gexec[l])
-        for (int gg = 0; gg < G; gg++)
-          if (32'(g_q[GroupBits-1:0]) == gg) ag_bufb[32*(gg*L + l) +: 32] = (f_rd == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
+      ag_rowa[32*l +: 32] = ea;
+      ag_wb[l] = gexec[l];
+      // Store data is kept replicated to fill its word (bytes, halves): the merges take byte b of a
+      // word from byte b of the lane's buffer word.
+      ag_rowb[32*l +: 32] = replicate((f_rd == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32], nbytes);
     end
   end
 
@@ -1411,20 +1408,18 @@ module tsm_sm #(
   logic [SB*4-1:0]   shs_be;
   logic [SB*32-1:0]  shs_wdata;
   logic [31:0]       shs_members, shs_lpend;
-  logic [32*32-1:0]  shd_bufc;
+  logic [16*32-1:0]  shd_word;   // the loaded word of each lane of the half-warp (E_LS_SHDATA)
   always_comb begin
     logic             h;
-    logic [16*32-1:0] hba, hwd;   // the half-warp's byte addresses and store data
+    logic [16*32-1:0] hba, hrep;  // the half-warp's byte addresses and store data (replicated, E_LS_AG)
     logic [16*4-1:0]  hbe;        // and byte enables
-    logic [16*32-1:0] hrep;       // the store data replicated to fill a word (bytes, halves)
-    logic [31:0]      ba, wa, v;
+    logic [31:0]      ba, wa;
     logic [3:0]       win;        // the lane whose byte a bank stores
     h = cnt_q[0];
     hba = h ? lane_ea[32*16 +: 32*16] : lane_ea[0 +: 32*16];
-    hwd = h ? buf_b_q[32*16 +: 32*16] : buf_b_q[0 +: 32*16];
+    hrep = h ? buf_b_q[32*16 +: 32*16] : buf_b_q[0 +: 32*16];
     for (int li = 0; li < 16; li++) begin
       hbe[4*li +: 4] = nbytes == 5'd1 ? (4'b0001 << hba[32*li +: 2]) : nbytes == 5'd2 ? (4'b0011 << hba[32*li +: 2]) : 4'b1111;
-      hrep[32*li +: 32] = replicate(hwd[32*li +: 32], nbytes);
     end
     shs_addr = '0; shs_we = '0; shs_be = '0; shs_wdata = '0;
     for (int j = 0; j < SB; j++) begin
@@ -1459,13 +1454,19 @@ module tsm_sm #(
     shs_lpend = lpend_q;
     if (h) begin shs_members[31:16] = sh_serve; shs_lpend[31:16] = sh_pend & ~sh_serve; end
     else begin shs_members[15:0] = sh_serve; shs_lpend[15:0] = sh_pend & ~sh_serve; end
-    shd_bufc = buf_c_q;
     for (int li = 0; li < 16; li++) begin
       ba = lane_ea[32*(16*32'(h) + li) +: 32];
       wa = ba >> 2;
-      v = extract({96'd0, sh_rdata[32*(wa % SB) +: 32]}, {2'b00, ba[1:0]}, msz);
-      if (members_q[16*h + li])
-        for (int hh = 0; hh < 2; hh++) if (32'(h) == hh) shd_bufc[32*(16*hh + li) +: 32] = v;
+      shd_word[32*li +: 32] = sh_rdata[32*(wa % SB) +: 32];
+    end
+  end
+  // The loaded words of the row, extracted per access size at write-back (E_LS_SHWB).
+  logic [L*32-1:0] shwb_data;
+  always_comb begin
+    logic [5:0] lane;
+    for (int l = 0; l < L; l++) begin
+      lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
+      shwb_data[32*l +: 32] = extract({96'd0, buf_c_q[32*lane +: 32]}, {2'b00, lane_ea[32*lane +: 2]}, msz);
     end
   end
 
@@ -1477,9 +1478,10 @@ module tsm_sm #(
   logic [32*4-1:0] gl_off;           // each lane's offset in its line, kept by the load slot
   logic         gl_local, gl_global;
   always_comb begin
-    logic [5:0]  p;
-    logic [31:0] pa, qa, rep;
-    logic [15:0] be;
+    logic [5:0]       p;
+    logic [31:0]      pa, qa;
+    logic [15:0]      be, taken;
+    logic [32*16-1:0] hbe;  // the bytes of the line each lane in it writes
     p = ctz_pend;
     pa = lane_ea[32*p +: 32];
     gl_line = pa & ~32'hF;
@@ -1488,21 +1490,29 @@ module tsm_sm #(
     gl_match = '0;
     gl_mask = '0;
     gl_data = '0;
+    hbe = '0;
     for (int q = 0; q < 32; q++) begin
       qa = lane_ea[32*q +: 32];
       be = (nbytes == 5'd1 ? 16'h0001 : nbytes == 5'd2 ? 16'h0003 : 16'h000F) << qa[3:0];
 `ifdef TSM_MUTANTS
       if (`TSM_MUT(9) && is_store && nbytes < 5'd4) be = 16'h000F << {qa[3:2], 2'b00};
 `endif
-      // Aligned accesses only (E_LS_AG): byte bb of the line is byte bb % 4 of the replicated data.
-      rep = replicate(buf_b_q[32*q +: 32], nbytes);
       if (lpend_q[q] && (qa & ~32'hF) == gl_line) begin
         gl_match[q] = 1'b1;
         gl_mask = gl_mask | be;
-        for (int bb = 0; bb < 16; bb++)
-          if (be[bb]) gl_data[8*bb +: 8] = rep[8*(bb % 4) +: 8];
+        hbe[16*q +: 16] = be;
       end
       gl_off[4*q +: 4] = buf_a_q[32*q +: 4];
+    end
+    // Byte bb of the line comes from the highest lane that writes it. Accesses are aligned (E_LS_AG)
+    // and the store data replicated to fill its word, so that is byte bb % 4 of the lane's buffer
+    // word. Each lane's byte is masked by "no higher lane writes it" and the masked bytes are ORed:
+    // an OR tree per bit rather than a chain of 32 multiplexers.
+    taken = '0;
+    for (int q = 31; q >= 0; q--) begin
+      for (int bb = 0; bb < 16; bb++)
+        if (hbe[16*q + bb] && !taken[bb]) gl_data[8*bb +: 8] = gl_data[8*bb +: 8] | buf_b_q[32*q + 8*(bb % 4) +: 8];
+      taken = taken | hbe[16*q +: 16];
     end
   end
 
@@ -1511,27 +1521,45 @@ module tsm_sm #(
   // every distinct aligned segment (32 bytes for 1-byte accesses, 64 for 2-byte, 128 for wider)
   // that an executing lane touches is one transaction. A global lane counts with its first word,
   // whose address covers the whole access; a local lane counts every word, since a thread's local
-  // words lie LocalStride apart. Constant loads go through the constant cache and do not count. ----
-  logic [5:0] tx_count;
+  // words lie LocalStride apart. Constant loads go through the constant cache and do not count.
+  // It is counted a segment a clock per half-warp while E_LS_GL runs: each step takes the lowest
+  // lane of the half still to count and retires every lane in its segment. E_LS_GL spends a clock
+  // on each distinct 16-byte line and one more before E_LS_NEXT, and every segment holds a line,
+  // so the count is complete when E_LS_NEXT reports it. Outside E_LS_GL the lanes to count load. ----
+  logic [31:0] txr_q, txr_d;  // lanes still to count
+  logic [5:0]  tx_q, tx_d;    // segments counted
   always_comb begin
-    logic [31:0]      m;
-    logic [32*32-1:0] seg;
-    logic [31:0]      a;
-    logic             first, loc;
-    m = '0;
-    seg = '0;
-    for (int l = 0; l < 32; l++) begin
-      loc = lsp_q[2*l +: 2] == SP_LOCAL;
-      a = lane_ea[32*l +: 32];  // a global lane counts only at k_q == 0, where it adds nothing
-      m[l] = cexec_q[l] && op != tsm_isa_pkg::OP_LDC && (loc || (lsp_q[2*l +: 2] == SP_GLOBAL && k_q == '0));
-      seg[32*l +: 32] = nbytes == 5'd1 ? a >> 5 : nbytes == 5'd2 ? a >> 6 : a >> 7;
+    logic [26:0] a, ap;  // addresses / 32
+    logic [4:0]  p;
+    logic        same;
+    txr_d = txr_q;
+    tx_d = tx_q;
+    a = '0; ap = '0; p = '0; same = 1'b0;
+    if (st_q != E_LS_GL) begin
+      tx_d = '0;
+      for (int l = 0; l < 32; l++)
+        txr_d[l] = cexec_q[l] && op != tsm_isa_pkg::OP_LDC &&
+                   (lsp_q[2*l +: 2] == SP_LOCAL || (lsp_q[2*l +: 2] == SP_GLOBAL && k_q == '0));
+    end else begin
+      for (int h = 0; h < 2; h++) begin
+        p = 5'(16 * h) + 5'(ctz32({16'd0, txr_q[16*h +: 16]}));
+        ap = lane_ea[32*p + 5 +: 27];
+        if (txr_q[16*h +: 16] != '0) begin
+          tx_d = tx_d + 6'd1;
+          for (int l = 16 * h; l < 16 * h + 16; l++) begin
+            a = lane_ea[32*l + 5 +: 27];
+            same = a[26:2] == ap[26:2] && (nbytes > 5'd2 || a[1] == ap[1]) && (nbytes != 5'd1 || a[0] == ap[0]);
+            if (same) txr_d[l] = 1'b0;
+          end
+        end
+      end
     end
-    tx_count = '0;
-    for (int l = 0; l < 32; l++) begin
-      first = m[l];
-      for (int j = 16 * (l / 16); j < l; j++)
-        if (m[j] && seg[32*j +: 32] == seg[32*l +: 32]) first = 1'b0;
-      tx_count = tx_count + 6'(first);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      txr_q <= '0; tx_q <= '0;
+    end else begin
+      txr_q <= txr_d; tx_q <= tx_d;
     end
   end
 
@@ -1543,7 +1571,7 @@ module tsm_sm #(
   logic [SB-1:0]     as_sh_we;
   logic [SB*4-1:0]   as_sh_be;
   logic [SB*32-1:0]  as_sh_wdata;
-  logic [32*32-1:0]  as_bufb, as_bufc;
+  logic [31:0]       as_oldb, as_oldc;   // the lane's old value into buffers B and C
   always_comb begin
     logic [31:0] wa;
     logic [63:0] old, b, c, nv;
@@ -1598,12 +1626,59 @@ module tsm_sm #(
         as_sh_we[j] = 1'b1; as_sh_be[4*j +: 4] = 4'hF; as_sh_wdata[32*j +: 32] = nv[63:32];
       end
     end
-    as_bufb = buf_b_q;
-    as_bufc = buf_c_q;
-    for (int q = 0; q < 32; q++) if (32'(lane_q) == q) begin as_bufc[32*q +: 32] = old[31:0]; as_bufb[32*q +: 32] = old[63:32]; end
+    as_oldc = old[31:0];
+    as_oldb = old[63:32];
 `ifdef TSM_MUTANTS
-    if (`TSM_MUT(12)) for (int q = 0; q < 32; q++) if (32'(lane_q) == q) begin as_bufc[32*q +: 32] = nv[31:0]; as_bufb[32*q +: 32] = nv[63:32]; end
+    if (`TSM_MUT(12)) begin as_oldc = nv[31:0]; as_oldb = nv[63:32]; end
 `endif
+  end
+
+  // ---- the lane buffers A, B and C (docs/sm-rtl.md §2.9): a row (L lanes) or a lane is written at
+  // a time, or for buffer C a half-warp's shared-memory words. Each lane's flip-flops have their own
+  // enable and take the row word of their position, so a lane costs no multiplexer of its own. ----
+  logic [31:0]     bwe_a, bwe_b, bwe_c;  // the lanes written
+  logic [L*32-1:0] bw_a, bw_b, bw_c;     // the row's words: lane l takes word l % L
+  logic            bw_csh;               // C takes shd_word: lane l word l % 16
+  always_comb begin
+    bwe_a = '0; bwe_b = '0; bwe_c = '0; bw_a = '0; bw_b = '0; bw_c = '0; bw_csh = 1'b0;
+    unique case (st_q)
+      E_SHFL_CAP: begin
+        for (int l = 0; l < L; l++) begin
+          bwe_a[32'(g_q[GroupBits-1:0]) * L + l] = 1'b1;
+          bwe_b[32'(g_q[GroupBits-1:0]) * L + l] = 1'b1;
+          bwe_c[32'(g_q[GroupBits-1:0]) * L + l] = 1'b1;
+        end
+        bw_a = shfl_rowa; bw_b = shfl_rowb; bw_c = shfl_rowc;
+      end
+      E_LS_AG: begin
+        for (int l = 0; l < L; l++) begin
+          bwe_a[32'(g_q[GroupBits-1:0]) * L + l] = ag_wa[l];
+          bwe_b[32'(g_q[GroupBits-1:0]) * L + l] = ag_wb[l];
+        end
+        bw_a = ag_rowa; bw_b = ag_rowb;
+      end
+      E_LS_SHDATA: begin
+        bwe_c = cnt_q[0] ? (members_q & 32'hFFFF_0000) : (members_q & 32'h0000_FFFF);
+        bw_csh = 1'b1;
+      end
+      E_AS_OP: begin
+        bwe_b[lane_q[4:0]] = 1'b1;
+        bwe_c[lane_q[4:0]] = 1'b1;
+        bw_b = {L{as_oldb}}; bw_c = {L{as_oldc}};
+      end
+      default: ;
+    endcase
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      buf_a_q <= '0; buf_b_q <= '0; buf_c_q <= '0;
+    end else begin
+      for (int l = 0; l < 32; l++) begin
+        if (bwe_a[l]) buf_a_q[32*l +: 32] <= bw_a[32*(l % L) +: 32];
+        if (bwe_b[l]) buf_b_q[32*l +: 32] <= bw_b[32*(l % L) +: 32];
+        if (bwe_c[l]) buf_c_q[32*l +: 32] <= bw_csh ? shd_word[32*(l % 16) +: 32] : bw_c[32*(l % L) +: 32];
+      end
+    end
   end
 
   // ---- barriers: the arrival of the current warp (E_BAR_UPD) and, after a warp exits, whether the
@@ -1820,7 +1895,7 @@ module tsm_sm #(
     hi_d = hi_q; row_d = row_q;
     dpa_d = dpa_q; dpb_d = dpb_q; dpc_d = dpc_q; dpr_d = dpr_q; dpp_d = dpp_q; prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
     walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; members_d = members_q; ballot_d = ballot_q; vres_d = vres_q;
-    buf_a_d = buf_a_q; buf_b_d = buf_b_q; buf_c_d = buf_c_q; lsp_d = lsp_q; lpend_d = lpend_q;
+    lsp_d = lsp_q; lpend_d = lpend_q;
     cslot_d = cslot_q; cslot_ok_d = cslot_ok_q;
     ic_vld_d = ic_vld_q; ic_tag_d = ic_tag_q; ic_cnt_d = ic_cnt_q;
     pf_go_d = pf_go_q; pf_busy_d = pf_busy_q; pf_kill_d = pf_kill_q; pf_line_d = pf_line_q; pf_cnt_d = pf_cnt_q;
@@ -2391,9 +2466,6 @@ module tsm_sm #(
         st_d = E_SHFL_CAP;
       end
       E_SHFL_CAP: begin
-        buf_a_d = shfl_bufa;
-        buf_b_d = shfl_bufb;
-        buf_c_d = shfl_bufc;
         g_d = g_q + 1'b1;
         if (32'(g_q) + 1 == G) begin
           g_d = '0;
@@ -2667,8 +2739,6 @@ module tsm_sm #(
       E_LS_AG: begin
         // The lanes' spaces and addresses: the block above (ag_*).
         lsp_d = ag_lsp;
-        buf_a_d = ag_bufa;
-        buf_b_d = ag_bufb;
         if (ag_flt) begin
           flt_kind_d = ag_kind; ef_src = EF_AG;
           st_d = E_FAULT;
@@ -2707,14 +2777,13 @@ module tsm_sm #(
         end
       end
       E_LS_SHDATA: begin
-        buf_c_d = shd_bufc;
         st_d = E_LS_SH;
       end
       E_LS_SHWB: begin
         if (sh_rl != '0 && f_rd != 8'd255) begin
           rf_we = sh_rl;
           rf_waddr = rw_dk;
-          rf_wdata = buf_c_q[32*(32'(g_q[GroupBits-1:0]) * L) +: L*32];
+          rf_wdata = shwb_data;
           eng_rf_busy = 1'b1;
           ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'(k_q); ev_group = g_q[GroupBits-1:0];
           ev_lanes = sh_rl; ev_data = rf_wdata;
@@ -2757,7 +2826,7 @@ module tsm_sm #(
         end
       end
       E_LS_NEXT: begin
-        perf_tx_o = tx_count;
+        perf_tx_o = tx_q;
         k_d = k_q + 6'd1;
         g_d = '0;
         if (32'(k_q) + 1 < 32'(nwords)) st_d = E_LS_RD;
@@ -2803,8 +2872,6 @@ module tsm_sm #(
         sh_we = as_sh_we;
         sh_be = as_sh_be;
         sh_wdata = as_sh_wdata;
-        buf_b_d = as_bufb;
-        buf_c_d = as_bufc;
         lpend_d = lpend_q & ~(32'd1 << lane_q);
         st_d = E_LS_SH;
       end
@@ -3232,7 +3299,7 @@ module tsm_sm #(
       hi_q <= '0; row_q <= '0;
       dpa_q <= '0; dpb_q <= '0; dpc_q <= '0; dpr_q <= '0; dpp_q <= '0; prow_q <= '0; pwe1_q <= '0; pwe2_q <= '0;
       walk_q <= '0; clock_q <= '0; sclk_q <= '0; members_q <= '0; ballot_q <= '0; vres_q <= 1'b0;
-      buf_a_q <= '0; buf_b_q <= '0; buf_c_q <= '0; lsp_q <= '0; lpend_q <= '0;
+      lsp_q <= '0; lpend_q <= '0;
       slot_valid_q <= '0; slot_ret_q <= '0; slot_atom_q <= '0; slot_w64_q <= '0;
       slot_warp_q <= '0; slot_rd_q <= '0; slot_n_q <= '0; slot_msz_q <= '0;
       slot_out_q <= '0; slot_seq_q <= '0; slot_pc_q <= '0; slot_act_q <= '0;
@@ -3265,7 +3332,7 @@ module tsm_sm #(
       hi_q <= hi_d; row_q <= row_d;
       dpa_q <= dpa_d; dpb_q <= dpb_d; dpc_q <= dpc_d; dpr_q <= dpr_d; dpp_q <= dpp_d; prow_q <= prow_d; pwe1_q <= pwe1_d; pwe2_q <= pwe2_d;
       walk_q <= walk_d; clock_q <= clock_d; sclk_q <= sclk_d; members_q <= members_d; ballot_q <= ballot_d; vres_q <= vres_d;
-      buf_a_q <= buf_a_d; buf_b_q <= buf_b_d; buf_c_q <= buf_c_d; lsp_q <= lsp_d; lpend_q <= lpend_d;
+      lsp_q <= lsp_d; lpend_q <= lpend_d;
       slot_valid_q <= slot_valid_d; slot_ret_q <= slot_ret_d; slot_atom_q <= slot_atom_d; slot_w64_q <= slot_w64_d;
       slot_warp_q <= slot_warp_d; slot_rd_q <= slot_rd_d; slot_n_q <= slot_n_d; slot_msz_q <= slot_msz_d;
       slot_out_q <= slot_out_d; slot_seq_q <= slot_seq_d; slot_pc_q <= slot_pc_d; slot_act_q <= slot_act_d;
