@@ -727,7 +727,8 @@ def clock_lines(clock):
 
 def write_timing_md(out_dir, t):
     md = [f"## `{t['name']}` on the {t['board'].upper()}: nextpnr-ecp5 {t['nextpnr']}", "",
-          f"{t['device']}, `--freq {t['freq_mhz']}`, seed {t['seed']}, placer {t.get('placer', 'heap')}, {t.get('router', 'router1')}. nextpnr ran {fmt_duration(t['nextpnr_seconds'])} "
+          f"{t['device']}, `--freq {t['freq_mhz']}`, seed {t['seed']}, placer {t['placer']}, {t['router']}. "
+          f"nextpnr ran {fmt_duration(t['nextpnr_seconds'])} "
           f"and peaked at {t['nextpnr_peak_gb']:.2f} GB.", "",
           *(clock_lines(t.get("clock")) + [""]),
           "| clock | achieved | constraint | |", "|---|---|---|---|"]
