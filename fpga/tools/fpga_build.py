@@ -9,7 +9,8 @@ Usage:
 
 `--freq` is the system clock (default 5 MHz, a clock `tiny`'s board meets): `clock_plan` picks
 the EHXPLLL dividers for the fastest clock not above it and the fastest standard UART bit rate
-that clock makes, and the synthesis passes them to the board top as parameters. `pnr` uses the clock the synthesis made.
+that clock makes, and the synthesis passes them to the board top as parameters. `pnr` uses the
+clock the synthesis made.
 
 `synth` writes DIR/synth.ys from the source list (fpga/CMakeLists.txt writes sources.json for each
 configuration, the generated packages from the build), runs Yosys (unless the same script's netlist
@@ -26,9 +27,9 @@ bitstream DIR/ulx3s.bit. nextpnr places with its `static` placer, for wire lengt
 (`--no-tmdriv`, unless --timing-driven), and routes with `router2` unless --placer/--router say
 otherwise (docs/fpga.md has the runs that chose them). While router2 runs, `pnr` follows its
 log: router2 routes every net in each pass, letting nets share wires, and raises the price of
-shared wires until none is shared. When the lowest count of overused wires has not
-fallen for --route-patience passes (default 8), more passes only make it worse (docs/fpga.md has
-the runs), so `pnr` stops nextpnr and reports the design as too full to route. Exit status: 0
+shared wires until none is shared. When the lowest count of overused wires has not fallen for
+--route-patience passes (default 8), more passes only make it worse (docs/fpga.md has the runs),
+so `pnr` stops nextpnr and reports the design as too full to route. Exit status: 0
 bitstream written and timing met, 1 error, 2 the design does not fit (or does not route), 3 timing
 not met (the bitstream is not written).
 
