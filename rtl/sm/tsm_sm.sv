@@ -255,16 +255,22 @@ module tsm_sm #(
   logic [NSlots*8-1:0]  slot_rd_q, slot_rd_d;
   logic [NSlots*3-1:0]  slot_n_q, slot_n_d, slot_msz_q, slot_msz_d;
   logic [NSlots*7-1:0]  slot_out_q, slot_out_d;
-  logic [NSlots*32-1:0] slot_seq_q, slot_seq_d, slot_pc_q, slot_pc_d, slot_act_q, slot_act_d, slot_exec_q, slot_exec_d;
-  logic [NSlots*32*4-1:0] slot_off_q, slot_off_d;
+  // Each slot's instruction (sequence number, PC, active and executing lanes), for its retirement
+  // event and a fault reply: memories written when the slot is allocated (LUT RAM on the FPGA).
+  logic [31:0]          slot_seq_mem [NSlots], slot_pc_mem [NSlots], slot_act_mem [NSlots], slot_exec_mem [NSlots];
+  logic [32*4-1:0]      slot_off_mem [NSlots];  // each lane's offset in its line (a memory: LUT RAM)
   logic [$clog2(NSlots)-1:0] cslot_q, cslot_d;
   logic            cslot_ok_q, cslot_ok_d;
   logic [NIds-1:0]      id_busy_q, id_busy_d, id_store_q, id_store_d, resp_pend_q, resp_pend_d;
   logic [NIds*3-1:0]    id_slot_q, id_slot_d;
   logic [NIds*2-1:0]    id_k_q, id_k_d;
   logic [NIds-1:0]      id_loc_q, id_loc_d;
-  logic [NIds*32-1:0]   id_lanes_q, id_lanes_d, id_addr_q, id_addr_d;
   logic [NIds*WW-1:0]   id_warp_q, id_warp_d;
+  // Each ID's lanes and first address, written when the ID is allocated and read by the response
+  // processor (lanes, at pid_q) and a fault reply (address): memories with one write and one read
+  // port, which the FPGA flow maps to LUT RAM instead of 3,072 flip-flops and two 48-way selects.
+  logic [31:0]          id_lanes_mem [NIds];
+  logic [31:0]          id_addr_mem [NIds];
 
   // Caches.
   logic [IcLines-1:0]    ic_vld_q, ic_vld_d;
@@ -540,8 +546,11 @@ module tsm_sm #(
   logic [7:0]         q_rd_q, q_rd_d;
   logic [RA-1:0]      q_base_q, q_base_d;
   logic [63:0]        q_insn_q, q_insn_d;    // for the SFU's function and .ftz
-  logic [32*32-1:0]   q_x_q, q_x_d;          // operands, lane l at [32l +: 32]
-  logic [32*32-1:0]   q_r_q, q_r_d;          // results, lane l at [32l +: 32]
+  // Operands and results, one 32-bit word a lane: memories written a row (results: a chunk) at a
+  // time and read a chunk (results: a row) at a time. With one SP and one SFU lane (tiny) each is
+  // one write and one read port, LUT RAM on the FPGA rather than 1,024 flip-flops and a 32-way select.
+  logic [31:0]        q_x_mem [32];
+  logic [31:0]        q_r_mem [32];
   logic [5:0]         q_f_q, q_f_d;          // chunks fed
   logic [5:0]         q_n_q, q_n_d;          // chunks whose results are in
   logic [GroupBits:0] q_g_q, q_g_d;          // the next row to write
@@ -579,7 +588,8 @@ module tsm_sm #(
     q_last = 32'(q_g_q) + 1 == G;
     q_wready = qs_q == Q_RUN && 32'(q_n_q) >= (32'(q_g_q) + 1) * (L / S);
     q_rrow = '0;
-    for (int r = 0; r < G; r++) if (32'(q_g_q) == r) q_rrow = q_r_q[32*L*r +: 32*L];
+    if (32'(q_g_q) < G)
+      for (int l = 0; l < L; l++) q_rrow[32*l +: 32] = q_r_mem[5'(32'(q_g_q) * L + l)];
     // The next SFU instruction may stream its operands in (E_SFU_RD, one row a clock from the
     // clock after its dispatch) once the feed is far enough ahead that it never overwrites a row
     // not yet fed: row r is written r + 2 clocks after the dispatch, and its last chunk
@@ -588,19 +598,15 @@ module tsm_sm #(
     q_xfree = qs_q == Q_IDLE || 32'(q_f_q) + G >= QChunks;
     sfu_valid = qs_q == Q_RUN && 32'(q_f_q) < QChunks;
     sfu_x = '0;
-    for (int c = 0; c < QChunks; c++) if (32'(q_f_q) == c) sfu_x = q_x_q[32*S*c +: 32*S];
+    if (32'(q_f_q) < QChunks)
+      for (int s = 0; s < S; s++) sfu_x[32*s +: 32] = q_x_mem[5'(32'(q_f_q) * S + s)];
   end
 
   always_comb begin
     qs_d = qs_q; q_warp_d = q_warp_q; q_seq_d = q_seq_q; q_exec_d = q_exec_q; q_rd_d = q_rd_q; q_base_d = q_base_q;
-    q_insn_d = q_insn_q; q_x_d = q_x_q; q_r_d = q_r_q; q_f_d = q_f_q; q_n_d = q_n_q; q_g_d = q_g_q;
-    for (int r = 0; r < G; r++)
-      if (q_cap && 32'(q_cap_row) == r) q_x_d[32*L*r +: 32*L] = (f_ra == 8'd255) ? '0 : rf_rdata[0 +: L*32];
+    q_insn_d = q_insn_q; q_f_d = q_f_q; q_n_d = q_n_q; q_g_d = q_g_q;
     if (sfu_valid) q_f_d = q_f_q + 6'd1;
-    if (sfu_chunk_v) begin
-      for (int c = 0; c < QChunks; c++) if (32'(sfu_chunk_o) == c) q_r_d[32*S*c +: 32*S] = sfu_r;
-      q_n_d = q_n_q + 6'd1;
-    end
+    if (sfu_chunk_v) q_n_d = q_n_q + 6'd1;
     if (q_adv) begin
       q_g_d = q_g_q + 1'b1;
       if (q_last) qs_d = Q_IDLE;
@@ -615,11 +621,17 @@ module tsm_sm #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       qs_q <= Q_IDLE; q_warp_q <= '0; q_seq_q <= '0; q_exec_q <= '0; q_rd_q <= '0; q_base_q <= '0; q_insn_q <= '0;
-      q_x_q <= '0; q_r_q <= '0; q_f_q <= '0; q_n_q <= '0; q_g_q <= '0;
+      q_f_q <= '0; q_n_q <= '0; q_g_q <= '0;
     end else begin
       qs_q <= qs_d; q_warp_q <= q_warp_d; q_seq_q <= q_seq_d; q_exec_q <= q_exec_d; q_rd_q <= q_rd_d; q_base_q <= q_base_d;
-      q_insn_q <= q_insn_d; q_x_q <= q_x_d; q_r_q <= q_r_d; q_f_q <= q_f_d; q_n_q <= q_n_d; q_g_q <= q_g_d;
+      q_insn_q <= q_insn_d; q_f_q <= q_f_d; q_n_q <= q_n_d; q_g_q <= q_g_d;
     end
+  end
+  always_ff @(posedge clk_i) begin
+    if (q_cap && 32'(q_cap_row) < G)
+      for (int l = 0; l < L; l++) q_x_mem[5'(32'(q_cap_row) * L + l)] <= (f_ra == 8'd255) ? '0 : rf_rdata[32*l +: 32];
+    if (sfu_chunk_v && 32'(sfu_chunk_o) < QChunks)
+      for (int s = 0; s < S; s++) q_r_mem[5'(32'(sfu_chunk_o) * S + s)] <= sfu_r[32*s +: 32];
   end
 
   // ---- DP unit: DL lanes a clock through tsm_dp (docs/sm-rtl.md §2.0) ----
@@ -792,6 +804,14 @@ module tsm_sm #(
       lane_ea[32*l +: 32] = buf_a_q[32*l +: 32] + ((lsp_q[2*l +: 2] == SP_LOCAL) ? kofs_loc : kofs_glb);
   end
 
+  // Row g_q's lanes of lane buffers B and C and of the addresses (shuffles, write-backs). The row is
+  // selected as a whole and a lane of it by a constant: an index like g_q * L + l with the constant
+  // added inside a part select shifts all 32 lanes, once per lane of the row.
+  logic [L*32-1:0] grow_b, grow_c, grow_ea;
+  assign grow_b = buf_b_q[32*L*32'(g_q[GroupBits-1:0]) +: 32*L];
+  assign grow_c = buf_c_q[32*L*32'(g_q[GroupBits-1:0]) +: 32*L];
+  assign grow_ea = lane_ea[32*L*32'(g_q[GroupBits-1:0]) +: 32*L];
+
   // Operands of the shared-memory atomic arithmetic, from registered state only.
   always_comb begin
     logic [31:0] wa;
@@ -800,13 +820,18 @@ module tsm_sm #(
     as_b_lo = hi_q[31:0];
   end
 
-  // The half-warp in the shared-memory pipeline, from registered state only.
+  // The half-warp in the shared-memory pipeline, from registered state only: its lanes' addresses
+  // (hw_ea) and store data (hw_rep), chosen once here. A lane of it is then a constant part select;
+  // an index like 16 * h + li inside a part select builds a shifter over all 32 lanes per lane.
+  logic [16*32-1:0] hw_ea, hw_rep;
   always_comb begin
     logic h;
     h = cnt_q[0];
-    sh_pend = lpend_q[16*h +: 16];
+    hw_ea = h ? lane_ea[32*16 +: 32*16] : lane_ea[0 +: 32*16];
+    hw_rep = h ? buf_b_q[32*16 +: 32*16] : buf_b_q[0 +: 32*16];
+    sh_pend = h ? lpend_q[31:16] : lpend_q[15:0];
     for (int li = 0; li < 16; li++)
-      sh_waddr[(SAW-2)*li +: SAW-2] = (SAW-2)'(lane_ea[32*(16*32'(h) + li) +: 32] >> 2);  // shared lanes: + k_q words
+      sh_waddr[(SAW-2)*li +: SAW-2] = (SAW-2)'(hw_ea[32*li +: 32] >> 2);  // shared lanes: + k_q words
   end
 
   // ===================================================================================================
@@ -867,6 +892,7 @@ module tsm_sm #(
   // an evaluation; pred_q holds the same predicates, one clock later.
   /* verilator tracing_off */
   logic [32*7-1:0] wp_c, wp_d;        // the current warp's predicates: before, after this clock
+  logic [31:0]     wp_g, wp_s;        // each lane's guard predicate (pg_w) and source predicate (ps_w)
   /* verilator tracing_on */
   logic [BW-1:0] blk_c;
   logic [SPW-1:0] spt_c;
@@ -889,15 +915,22 @@ module tsm_sm #(
   logic [31:0]   pl_mask;            // the lanes of the warp being placed
   logic [31:0]   shared_span;        // a block's shared memory, rounded up to whole bank rows
   always_comb begin
+    logic [7:0] pl8;  // a lane's predicates, P7 (true) on top
     act_c = w_active_q[32*cw_q +: 32];
     live_c = w_live_q[32*cw_q +: 32];
     base_c = w_base_q[RA*cw_q +: RA];
     blk_c = w_blk_q[BW*cw_q +: BW];
     spt_c = w_sp_q[SPW*cw_q +: SPW];
     wp_c = pred_q[32*7*cw_q +: 32*7];
-    guard = '0;
-    for (int l = 0; l < 32; l++)
-      guard[l] = ((pg_w == 3'd7) ? 1'b1 : wp_c[l*7 + 32'(pg_w)]) ^ pgn_w;
+    // A lane's seven predicates are a constant part select, then one of eight (P7 reads true) is
+    // picked: wp_c[7 * l + pg_w] would shift all 224 bits, once for each lane.
+    guard = '0; wp_g = '0; wp_s = '0;
+    for (int l = 0; l < 32; l++) begin
+      pl8 = {1'b1, wp_c[7*l +: 7]};
+      wp_g[l] = pl8[pg_w];
+      wp_s[l] = pl8[ps_w];
+      guard[l] = wp_g[l] ^ pgn_w;
+    end
     gexec = rowlanes(cexec_q, g_q);
     ctz_exec = ctz32(cexec_q);
     ctz_pend = ctz32(lpend_q);
@@ -1065,7 +1098,15 @@ module tsm_sm #(
     logic [32*7-1:0] xp;
     logic [31:0]     xb;
     logic            xa, xbz, xbv, xc;
+    logic [L*7-1:0]  xprow, wprow;  // the predicates of the row in stage X / of row g_q
     xp = bk_pred_q[32*7*bk_xs_q +: 32*7];
+    // Rows picked by comparing with each row number: a part select at (row * L + l) * 7 would
+    // shift all 224 bits by a multiple of 7, once per lane.
+    xprow = '0; wprow = '0;
+    for (int r = 0; r < G; r++) begin
+      if (32'(bk_xr_q) == r) xprow = xp[7*L*r +: 7*L];
+      if (32'(g_q[GroupBits-1:0]) == r) wprow = wp_c[7*L*r +: 7*L];
+    end
     xb = bk_b_q[32*bk_xs_q +: 32];
     xa = bk_ause_q[bk_xs_q]; xbz = bk_bzero_q[bk_xs_q]; xbv = bk_bval_q[bk_xs_q]; xc = bk_cuse_q[bk_xs_q];
     for (int l = 0; l < L; l++) begin
@@ -1073,14 +1114,14 @@ module tsm_sm #(
         sp_a[32*l +: 32] = xa ? rf_rdata[32*l +: 32] : 32'd0;
         sp_b[32*l +: 32] = xbv ? xb : xbz ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
         sp_c[32*l +: 32] = xc ? rf_rdata[2*L*32 + 32*l +: 32] : 32'd0;
-        sp_preds[8*l +: 8] = {1'b1, xp[(32'(bk_xr_q) * L + l)*7 +: 7]};
+        sp_preds[8*l +: 8] = {1'b1, xprow[7*l +: 7]};
       end else begin
         sp_a[32*l +: 32] = (rd_ra && f_ra != 8'd255) ? rf_rdata[32*l +: 32] : 32'd0;
         sp_b[32*l +: 32] = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
         if (has_b_w && b_const_w) sp_b[32*l +: 32] = bconst_q;
         if (has_b_w && b_imm_w) sp_b[32*l +: 32] = imm_b;
         sp_c[32*l +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
-        sp_preds[8*l +: 8] = {1'b1, wp_c[(32'(g_q[GroupBits-1:0]) * L + l)*7 +: 7]};
+        sp_preds[8*l +: 8] = {1'b1, wprow[7*l +: 7]};
       end
     end
   end
@@ -1209,7 +1250,7 @@ module tsm_sm #(
     vote_mem = cexec_q & b;
     vote_bal = '0;
     for (int l = 0; l < 32; l++)
-      vote_bal[l] = vote_mem[l] && (((ps_w == 3'd7) ? 1'b1 : wp_c[l*7 + 32'(ps_w)]) ^ psn_w);
+      vote_bal[l] = vote_mem[l] && (wp_s[l] ^ psn_w);
     unique case (vote_w)
       tsm_isa_pkg::VOTE_ALL: vote_res = vote_bal == vote_mem;
       tsm_isa_pkg::VOTE_ANY: vote_res = vote_bal != 32'd0;
@@ -1235,9 +1276,9 @@ module tsm_sm #(
     end
     for (int l = 0; l < L; l++) begin
       lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
-      bv = {1'b0, buf_b_q[32*lane +: 5]};
-      clampv = {1'b0, buf_c_q[32*lane +: 5]};
-      segm = {1'b0, buf_c_q[32*lane + 8 +: 5]};
+      bv = {1'b0, grow_b[32*l +: 5]};
+      clampv = {1'b0, grow_c[32*l +: 5]};
+      segm = {1'b0, grow_c[32*l + 8 +: 5]};
       maxl = (lane & segm) | (clampv & ~segm);
       minl = lane & segm;
       j = lane;
@@ -1265,13 +1306,15 @@ module tsm_sm #(
   /* verilator tracing_on */
   logic [L*8-1:0] dsetp_prow;
   always_comb begin
-    logic sv, t, vd, vq;
+    logic         sv, t, vd, vq;
+    logic [L-1:0] wp_srow;  // the row's lanes' source predicates
+    wp_srow = rowlanes(wp_s, g_q);
     pu_we = '0;
     pu_val = '0;
     dsetp_prow = prow_q;
     for (int l = 0; l < L; l++) begin
       // DSETP as FSETP: Pd = t bop s, then Pq = !t bop s (Pq wins when both name one predicate).
-      sv = ((ps_w == 3'd7) ? 1'b1 : wp_c[(32'(g_q[GroupBits-1:0]) * L + l)*7 + 32'(ps_w)]) ^ psn_w;
+      sv = wp_srow[l] ^ psn_w;
       t = dpp_q[l];
       unique case (bop_w)
         tsm_isa_pkg::BOP_AND: begin vd = t & sv; vq = ~t & sv; end
@@ -1413,11 +1456,11 @@ module tsm_sm #(
     logic             h;
     logic [16*32-1:0] hba, hrep;  // the half-warp's byte addresses and store data (replicated, E_LS_AG)
     logic [16*4-1:0]  hbe;        // and byte enables
-    logic [31:0]      ba, wa;
+    logic [31:0]      wa;
     logic [3:0]       win;        // the lane whose byte a bank stores
     h = cnt_q[0];
-    hba = h ? lane_ea[32*16 +: 32*16] : lane_ea[0 +: 32*16];
-    hrep = h ? buf_b_q[32*16 +: 32*16] : buf_b_q[0 +: 32*16];
+    hba = hw_ea;
+    hrep = hw_rep;
     for (int li = 0; li < 16; li++) begin
       hbe[4*li +: 4] = nbytes == 5'd1 ? (4'b0001 << hba[32*li +: 2]) : nbytes == 5'd2 ? (4'b0011 << hba[32*li +: 2]) : 4'b1111;
     end
@@ -1439,7 +1482,11 @@ module tsm_sm #(
         win = '0;
         for (int li = 0; li < 16; li++)
           if (is_store && sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j && hbe[4*li + bb]) win = 4'(li);
-        if (shs_be[4*j + bb]) shs_wdata[32*j + 8*bb +: 8] = hrep[32*32'(win) + 8*bb +: 8];
+        // Selected by comparing with each lane number: hrep[32 * win + 8 * bb +: 8] would shift all
+        // 512 bits by an index the constant 8 * bb was added to.
+        if (shs_be[4*j + bb])
+          for (int li = 0; li < 16; li++)
+            if (win == 4'(li)) shs_wdata[32*j + 8*bb +: 8] = hrep[32*li + 8*bb +: 8];
       end
     end
 `ifdef TSM_MUTANTS
@@ -1455,19 +1502,15 @@ module tsm_sm #(
     if (h) begin shs_members[31:16] = sh_serve; shs_lpend[31:16] = sh_pend & ~sh_serve; end
     else begin shs_members[15:0] = sh_serve; shs_lpend[15:0] = sh_pend & ~sh_serve; end
     for (int li = 0; li < 16; li++) begin
-      ba = lane_ea[32*(16*32'(h) + li) +: 32];
-      wa = ba >> 2;
+      wa = hba[32*li +: 32] >> 2;
       shd_word[32*li +: 32] = sh_rdata[32*(wa % SB) +: 32];
     end
   end
   // The loaded words of the row, extracted per access size at write-back (E_LS_SHWB).
   logic [L*32-1:0] shwb_data;
   always_comb begin
-    logic [5:0] lane;
-    for (int l = 0; l < L; l++) begin
-      lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
-      shwb_data[32*l +: 32] = extract({96'd0, buf_c_q[32*lane +: 32]}, {2'b00, lane_ea[32*lane +: 2]}, msz);
-    end
+    for (int l = 0; l < L; l++)
+      shwb_data[32*l +: 32] = extract({96'd0, grow_c[32*l +: 32]}, {2'b00, grow_ea[32*l +: 2]}, msz);
   end
 
   // ---- global, local and constant lanes (E_LS_GL): the line of the lowest pending lane and every
@@ -1529,12 +1572,14 @@ module tsm_sm #(
   logic [31:0] txr_q, txr_d;  // lanes still to count
   logic [5:0]  tx_q, tx_d;    // segments counted
   always_comb begin
-    logic [26:0] a, ap;  // addresses / 32
-    logic [4:0]  p;
-    logic        same;
+    logic [26:0]      a, ap;  // addresses / 32
+    logic [3:0]       p;      // the lowest lane of the half still to count
+    logic [16*32-1:0] hea;    // the half's addresses: a lane of them is then a clean 16-way choice
+    logic [26:0]      pw;     // lane p's address / 32
+    logic             same;
     txr_d = txr_q;
     tx_d = tx_q;
-    a = '0; ap = '0; p = '0; same = 1'b0;
+    a = '0; ap = '0; p = '0; same = 1'b0; hea = '0; pw = '0;
     if (st_q != E_LS_GL) begin
       tx_d = '0;
       for (int l = 0; l < 32; l++)
@@ -1542,8 +1587,10 @@ module tsm_sm #(
                    (lsp_q[2*l +: 2] == SP_LOCAL || (lsp_q[2*l +: 2] == SP_GLOBAL && k_q == '0));
     end else begin
       for (int h = 0; h < 2; h++) begin
-        p = 5'(16 * h) + 5'(ctz32({16'd0, txr_q[16*h +: 16]}));
-        ap = lane_ea[32*p + 5 +: 27];
+        p = 4'(ctz32({16'd0, txr_q[16*h +: 16]}));
+        hea = lane_ea[512*h +: 512];
+        pw = 27'(hea[32*p +: 32] >> 5);
+        ap = pw;
         if (txr_q[16*h +: 16] != '0) begin
           tx_d = tx_d + 6'd1;
           for (int l = 16 * h; l < 16 * h + 16; l++) begin
@@ -1700,7 +1747,7 @@ module tsm_sm #(
     arrived = arrived + 6'd1;
     pv = '0;
     for (int l = 0; l < 32; l++)
-      pv[l] = cexec_q[l] && (((ps_w == 3'd7) ? 1'b1 : wp_c[l*7 + 32'(ps_w)]) ^ psn_w);
+      pv[l] = cexec_q[l] && (wp_s[l] ^ psn_w);
     if (op == tsm_isa_pkg::OP_BRED) begin
       popc = popc + 10'(popc32(pv));
       nall = nall | (pv != cexec_q);
@@ -1747,8 +1794,9 @@ module tsm_sm #(
   logic            pr_last;
   logic [RA-1:0]   pr_row;
   always_comb begin
-    logic [5:0] lane;
-    logic [3:0] o;
+    logic [32*4-1:0] offs;  // the slot's lane offsets, and those of row pg_q
+    logic [L*4-1:0]  orow;
+    logic [3:0]      o;
     // A load slot whose last response came back before the engine had issued all of its requests
     // is freed once the engine has.
     rp_drained = 1'b0;
@@ -1772,11 +1820,12 @@ module tsm_sm #(
     end
     pr_sl = id_slot_q[3*pid_q +: 3];
     pr_pw = slot_warp_q[WW*pr_sl +: WW];
-    pr_rl = rowlanes(id_lanes_q[32*pid_q +: 32], pg_q);
+    pr_rl = rowlanes(id_lanes_mem[pid_q], pg_q);
     pr_reg = slot_rd_q[8*pr_sl +: 8] + 8'(id_k_q[2*pid_q +: 2]) + 8'(pk_q);
+    offs = slot_off_mem[pr_sl];
+    orow = offs[4*L*32'(pg_q[GroupBits-1:0]) +: 4*L];
     for (int l = 0; l < L; l++) begin
-      lane = 6'(32'(pg_q[GroupBits-1:0]) * L + l);
-      o = slot_off_q[32*4*pr_sl + 4*lane +: 4] + (id_loc_q[pid_q] ? 4'd0 : {id_k_q[2*pid_q +: 2], 2'b00});
+      o = orow[4*l +: 4] + (id_loc_q[pid_q] ? 4'd0 : {id_k_q[2*pid_q +: 2], 2'b00});
       pr_vals[32*l +: 32] = slot_atom_q[pr_sl] ? (pk_q ? rm_rdata[63:32] : rm_rdata[31:0])
                                                 : extract(rm_rdata, o, slot_msz_q[3*pr_sl +: 3]);
     end
@@ -1799,9 +1848,15 @@ module tsm_sm #(
   logic [1:0]    ida_k;
   logic [31:0]   ida_lanes, ida_addr;
   logic [WW-1:0] ida_warp;
+  always_ff @(posedge clk_i) begin
+    if (ida_we) begin
+      id_lanes_mem[free_id] <= ida_lanes;
+      id_addr_mem[free_id] <= ida_addr;
+    end
+  end
   always_comb begin
     id_busy_d = id_busy_q; id_store_d = id_store_q; resp_pend_d = resp_pend_q; id_slot_d = id_slot_q;
-    id_k_d = id_k_q; id_loc_d = id_loc_q; id_lanes_d = id_lanes_q; id_addr_d = id_addr_q; id_warp_d = id_warp_q;
+    id_k_d = id_k_q; id_loc_d = id_loc_q; id_warp_d = id_warp_q;
     for (int i = 0; i < NIds; i++) begin
       if (mem_resp_valid_i && mem_resp_id_i < CcId && 32'(mem_resp_id_i) == i) begin
         if (mem_resp_write_i) id_busy_d[i] = 1'b0;  // a store's acknowledgement
@@ -1812,8 +1867,6 @@ module tsm_sm #(
         id_store_d[i] = ida_store;
         id_slot_d[3*i +: 3] = ida_slot;
         id_k_d[2*i +: 2] = ida_k;
-        id_lanes_d[32*i +: 32] = ida_lanes;
-        id_addr_d[32*i +: 32] = ida_addr;
         id_loc_d[i] = ida_loc;
         id_warp_d[WW*i +: WW] = ida_warp;
       end
@@ -1833,11 +1886,19 @@ module tsm_sm #(
   // processor counts responses back (slr_dec, at pr_sl) and frees slots (slv_clr, at slv_idx) ----
   logic          sla_we, sla_atom, sla_w64, sla_off, slc_inc, sld_ret, sld_atom, slr_dec, slv_clr;
   logic [2:0]    sla_n, sla_msz, slv_idx;
+  always_ff @(posedge clk_i) begin
+    if (sla_we) begin
+      slot_seq_mem[free_slot] <= cseq_q;
+      slot_pc_mem[free_slot] <= cpc_q;
+      slot_act_mem[free_slot] <= act_c;
+      slot_exec_mem[free_slot] <= cexec_q;
+    end
+    if (sla_we && sla_off) slot_off_mem[free_slot] <= gl_off;
+  end
   always_comb begin
     slot_valid_d = slot_valid_q; slot_ret_d = slot_ret_q; slot_atom_d = slot_atom_q; slot_w64_d = slot_w64_q;
     slot_warp_d = slot_warp_q; slot_rd_d = slot_rd_q; slot_n_d = slot_n_q; slot_msz_d = slot_msz_q;
-    slot_out_d = slot_out_q; slot_seq_d = slot_seq_q; slot_pc_d = slot_pc_q; slot_act_d = slot_act_q;
-    slot_exec_d = slot_exec_q; slot_off_d = slot_off_q;
+    slot_out_d = slot_out_q;
     for (int i = 0; i < NSlots; i++) begin
       if (sla_we && 32'(free_slot) == i) begin
         slot_valid_d[i] = 1'b1;
@@ -1849,11 +1910,6 @@ module tsm_sm #(
         slot_n_d[3*i +: 3] = sla_n;
         slot_msz_d[3*i +: 3] = sla_msz;
         slot_out_d[7*i +: 7] = '0;
-        slot_seq_d[32*i +: 32] = cseq_q;
-        slot_pc_d[32*i +: 32] = cpc_q;
-        slot_act_d[32*i +: 32] = act_c;
-        slot_exec_d[32*i +: 32] = cexec_q;
-        if (sla_off) slot_off_d[32*4*i +: 32*4] = gl_off;
       end
       if (32'(cslot_q) == i) begin
         if (slc_inc) slot_out_d[7*i +: 7] = slot_out_d[7*i +: 7] + 7'd1;
@@ -1947,8 +2003,8 @@ module tsm_sm #(
       end
       if (mem_resp_err_i && !flt_q && mem_resp_id_i < CcId) begin
         flt_d = 1'b1; flt_kind_d = F_OOB; flt_warp_d = 32'(id_warp_q[WW*mem_resp_id_i +: WW]);
-        flt_pc_d = id_store_q[mem_resp_id_i] ? 32'hFFFF_FFFF : slot_pc_q[32*id_slot_q[3*mem_resp_id_i +: 3] +: 32];
-        flt_addr_d = id_addr_q[32*mem_resp_id_i +: 32]; flt_lane_d = 32'hFFFF_FFFF;
+        flt_pc_d = id_store_q[mem_resp_id_i] ? 32'hFFFF_FFFF : slot_pc_mem[id_slot_q[3*mem_resp_id_i +: 3]];
+        flt_addr_d = id_addr_mem[mem_resp_id_i]; flt_lane_d = 32'hFFFF_FFFF;
       end
     end
 
@@ -2880,8 +2936,7 @@ module tsm_sm #(
         if (sh_rl != '0 && f_rd != 8'd255) begin
           rf_we = sh_rl;
           rf_waddr = rw_dk;
-          rf_wdata = k_q == '0 ? buf_c_q[32*(32'(g_q[GroupBits-1:0]) * L) +: L*32]
-                               : buf_b_q[32*(32'(g_q[GroupBits-1:0]) * L) +: L*32];
+          rf_wdata = k_q == '0 ? grow_c : grow_b;
           eng_rf_busy = 1'b1;
           ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'(k_q); ev_group = g_q[GroupBits-1:0];
           ev_lanes = sh_rl; ev_data = rf_wdata;
@@ -3079,7 +3134,7 @@ module tsm_sm #(
             rf_we = pr_rl;
             rf_waddr = pr_row;
             rf_wdata = pr_vals;
-            ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = pr_pw; ev_seq = slot_seq_q[32*pr_sl +: 32]; ev_reg = pr_reg;
+            ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = pr_pw; ev_seq = slot_seq_mem[pr_sl]; ev_reg = pr_reg;
             ev_group = pg_q[GroupBits-1:0]; ev_lanes = pr_rl; ev_data = pr_vals;
           end
           if (slot_atom_q[pr_sl] && slot_w64_q[pr_sl] && !pk_q) pk_d = 1'b1;
@@ -3108,9 +3163,9 @@ module tsm_sm #(
       end
       P_RET: begin
         if (!ev_valid) begin
-          ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_warp = prt_pw; ev_seq = slot_seq_q[32*pslot_q +: 32];
-          ev_pc = slot_pc_q[32*pslot_q +: 32]; ev_active = slot_act_q[32*pslot_q +: 32];
-          ev_exec = slot_exec_q[32*pslot_q +: 32]; ev_exit = 1'b0;
+          ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_warp = prt_pw; ev_seq = slot_seq_mem[pslot_q];
+          ev_pc = slot_pc_mem[pslot_q]; ev_active = slot_act_mem[pslot_q];
+          ev_exec = slot_exec_mem[pslot_q]; ev_exit = 1'b0;
           slv_clr = 1'b1; slv_idx = pslot_q;
           for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(prt_pw)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
           for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(prt_pw)) ? 1'b0 : w_sb_d[i_];
@@ -3302,10 +3357,10 @@ module tsm_sm #(
       lsp_q <= '0; lpend_q <= '0;
       slot_valid_q <= '0; slot_ret_q <= '0; slot_atom_q <= '0; slot_w64_q <= '0;
       slot_warp_q <= '0; slot_rd_q <= '0; slot_n_q <= '0; slot_msz_q <= '0;
-      slot_out_q <= '0; slot_seq_q <= '0; slot_pc_q <= '0; slot_act_q <= '0;
-      slot_exec_q <= '0; slot_off_q <= '0; cslot_q <= '0; cslot_ok_q <= 1'b0;
+      slot_out_q <= '0;
+      cslot_q <= '0; cslot_ok_q <= 1'b0;
       id_busy_q <= '0; id_store_q <= '0; resp_pend_q <= '0; id_slot_q <= '0;
-      id_k_q <= '0; id_loc_q <= '0; id_lanes_q <= '0; id_addr_q <= '0; id_warp_q <= '0;
+      id_k_q <= '0; id_loc_q <= '0; id_warp_q <= '0;
       ic_vld_q <= '0; ic_tag_q <= '0; ic_cnt_q <= '0;
       pf_go_q <= 1'b0; pf_busy_q <= 1'b0; pf_kill_q <= 1'b0; pf_line_q <= '0; pf_cnt_q <= '0;
       cc_got_q <= 1'b0; caddr_q <= '0;
@@ -3335,10 +3390,10 @@ module tsm_sm #(
       lsp_q <= lsp_d; lpend_q <= lpend_d;
       slot_valid_q <= slot_valid_d; slot_ret_q <= slot_ret_d; slot_atom_q <= slot_atom_d; slot_w64_q <= slot_w64_d;
       slot_warp_q <= slot_warp_d; slot_rd_q <= slot_rd_d; slot_n_q <= slot_n_d; slot_msz_q <= slot_msz_d;
-      slot_out_q <= slot_out_d; slot_seq_q <= slot_seq_d; slot_pc_q <= slot_pc_d; slot_act_q <= slot_act_d;
-      slot_exec_q <= slot_exec_d; slot_off_q <= slot_off_d; cslot_q <= cslot_d; cslot_ok_q <= cslot_ok_d;
+      slot_out_q <= slot_out_d;
+      cslot_q <= cslot_d; cslot_ok_q <= cslot_ok_d;
       id_busy_q <= id_busy_d; id_store_q <= id_store_d; resp_pend_q <= resp_pend_d; id_slot_q <= id_slot_d;
-      id_k_q <= id_k_d; id_loc_q <= id_loc_d; id_lanes_q <= id_lanes_d; id_addr_q <= id_addr_d; id_warp_q <= id_warp_d;
+      id_k_q <= id_k_d; id_loc_q <= id_loc_d; id_warp_q <= id_warp_d;
       ic_vld_q <= ic_vld_d; ic_tag_q <= ic_tag_d; ic_cnt_q <= ic_cnt_d;
       pf_go_q <= pf_go_d; pf_busy_q <= pf_busy_d; pf_kill_q <= pf_kill_d; pf_line_q <= pf_line_d; pf_cnt_q <= pf_cnt_d;
       cc_got_q <= cc_got_d; caddr_q <= caddr_d;
