@@ -23,9 +23,9 @@
 //   nothing. Decisions beyond the port's contract: line requests ignore address bits [3:0] (the
 //   SM sends aligned lines); a misaligned atomic, an atomic with an undefined type or operation
 //   code (the simulator's memory throws on those) and request kind 3 answer err.
-// - Atomics: atomic_new_value() of sim/rtl/memory_model.cpp. F32 ADD is a small binary32 adder
-//   (round to nearest even, flushing subnormal inputs and tiny results as PTX's
-//   atom.global.add.f32 does, the canonical NaN 0x7FFFFFFF); F32 MIN/MAX are PTX's (no flush, -0
+// - Atomics: atomic_new_value() of sim/rtl/memory_model.cpp. F32 ADD is tsm_fadd32 (round to
+//   nearest even, flushing subnormal inputs and tiny results as PTX's atom.global.add.f32 does,
+//   the canonical NaN 0x7FFFFFFF); F32 MIN/MAX are PTX's (no flush, -0
 //   below +0, one NaN gives the other operand, two the canonical NaN); INC/DEC compare unsigned
 //   for every type; CAS (atom bit 7) stores the swap value when the old value equals b. 32-bit
 //   types use [31:0] of b and swap and answer the old value zero-extended.
@@ -156,66 +156,9 @@ module tsm_board_mem #(
   // Atomic arithmetic on old_q and b (data_q[63:0]); swap value data_q[127:64].
   logic [31:0] fadd;
 
-  // binary32 old + b, round to nearest even, subnormal inputs and tiny results flushed to zero of
-  // the same sign, the canonical NaN: sim/arith's add_f32(old, b, RN, ftz). A dedicated adder (a
-  // third of tsm_fma32's LUTs with b = 1.0): the larger magnitude x, the smaller y aligned to it with guard,
-  // round and sticky bits, one add or subtract, normalisation, one rounding with an unbounded
-  // exponent (so "tiny" is judged after rounding, as .ftz does), then the exponent range.
-  always_comb begin
-    logic [31:0] a, b, x, y;
-    logic        a_nan, b_nan, a_inf, b_inf, a_zero, b_zero, sub;
-    logic [7:0]  d;
-    logic [4:0]  dd, lz;
-    logic [50:0] y_wide;
-    logic [26:0] xm, ym, norm;
-    logic [27:0] sum;
-    logic [24:0] mant;
-    logic signed [9:0] e;
-    a = (old_q[30:23] == 8'd0) ? {old_q[31], 31'd0} : old_q[31:0];
-    b = (data_q[30:23] == 8'd0) ? {data_q[31], 31'd0} : data_q[31:0];
-    a_nan = a[30:23] == 8'hFF && a[22:0] != '0;
-    b_nan = b[30:23] == 8'hFF && b[22:0] != '0;
-    a_inf = a[30:23] == 8'hFF && a[22:0] == '0;
-    b_inf = b[30:23] == 8'hFF && b[22:0] == '0;
-    a_zero = a[30:0] == '0;
-    b_zero = b[30:0] == '0;
-    // x: the operand of larger magnitude
-    x = (a[30:0] >= b[30:0]) ? a : b;
-    y = (a[30:0] >= b[30:0]) ? b : a;
-    sub = x[31] != y[31];
-    d = x[30:23] - y[30:23];
-    dd = (d > 8'd27) ? 5'd27 : d[4:0];
-    xm = {1'b1, x[22:0], 3'b000};
-    y_wide = {1'b1, y[22:0], 27'd0} >> dd;
-    ym = y_wide[50:24] | {26'd0, |y_wide[23:0]};
-    sum = sub ? {1'b0, xm} - {1'b0, ym} : {1'b0, xm} + {1'b0, ym};
-    lz = 5'd0;
-    for (int i = 0; i < 27; i++) begin
-      if (sum[i]) lz = 5'(26 - i);
-    end
-    if (sum[27]) begin
-      norm = {sum[27:2], sum[1] | sum[0]};
-      e = $signed({2'b00, x[30:23]}) + 10'sd1;
-    end else begin
-      norm = sum[26:0] << lz;
-      e = $signed({2'b00, x[30:23]}) - $signed({5'd0, lz});
-    end
-    mant = {1'b0, norm[26:3]} + {24'd0, norm[2] & (norm[1] | norm[0] | norm[3])};
-    if (mant[24]) begin
-      mant = {1'b0, mant[24:1]};
-      e = e + 10'sd1;
-    end
-    if (a_nan || b_nan || (a_inf && b_inf && a[31] != b[31])) fadd = 32'h7FFF_FFFF;
-    else if (a_inf) fadd = a;
-    else if (b_inf) fadd = b;
-    else if (a_zero && b_zero) fadd = {a[31] & b[31], 31'd0};
-    else if (b_zero) fadd = a;
-    else if (a_zero) fadd = b;
-    else if (sum == '0) fadd = 32'd0;                       // exact cancellation: +0
-    else if (e >= 10'sd255) fadd = {x[31], 8'hFF, 23'd0};   // overflow: infinity
-    else if (e <= 10'sd0) fadd = {x[31], 31'd0};            // tiny after rounding: flushed
-    else fadd = {x[31], e[7:0], mant[22:0]};
-  end
+  // binary32 old + b, round to nearest even, subnormal inputs and tiny results flushed to zeros of
+  // their sign: sim/arith's add_f32(old, b, RN, ftz), the adder of the SM's shared atomics.
+  tsm_fadd32 u_fadd (.a_i(old_q[31:0]), .b_i(data_q[31:0]), .ftz_i(1'b1), .sum_o(fadd));
 
   // Everything else shares one adder and two comparators. MIN/MAX compare b < old in an order
   // made unsigned: signed types flip the sign bit; binary32 maps x to x ^ 0x80000000 (positive)

@@ -28,7 +28,7 @@ bitstream DIR/ulx3s.bit. nextpnr places with its `static` placer, for wire lengt
 otherwise (docs/fpga.md has the runs that chose them). While router2 runs, `pnr` follows its
 log: router2 routes every net in each pass, letting nets share wires, and raises the price of
 shared wires until none is shared. When the lowest count of overused wires has not fallen for
---route-patience passes (default 8), more passes only make it worse (docs/fpga.md has the runs),
+--route-patience passes (default 25), more passes only make it worse (docs/fpga.md has the runs),
 so `pnr` stops nextpnr and reports the design as too full to route. Exit status: 0
 bitstream written and timing met, 1 error, 2 the design does not fit (or does not route), 3 timing
 not met (the bitstream is not written).
@@ -580,6 +580,12 @@ def log_utilisation(log_text):
             for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", log_text, re.M)}
 
 
+# Passes router2 may go without a new low before `pnr` stops it. tiny's board, which routes, went
+# 9 passes without one near the end (tests/fpga/router2_tiny_routed.log); the runs that did not
+# route rose at every pass after their best.
+ROUTE_PATIENCE = 25
+
+
 class RouteWatch:
     """Follows a nextpnr log while it runs and decides when router2 no longer converges.
 
@@ -857,9 +863,9 @@ def main():
         p.add_argument("--timing-driven", action="store_true",
                        help="let timing weigh in placement (nextpnr's default); without it nextpnr places for wire "
                        "length alone: 14 %% less wire and a fifth of the annealing time on tiny's board (docs/fpga.md)")
-        p.add_argument("--route-patience", type=int, default=8, metavar="N",
+        p.add_argument("--route-patience", type=int, default=ROUTE_PATIENCE, metavar="N",
                        help="stop router2 when its count of overused wires has not reached a new low for N passes "
-                       "(default 8; 0: never)")
+                       f"(default {ROUTE_PATIENCE}; 0: never)")
 
     p = sub.add_parser("synth", help="Yosys synthesis and the utilization report")
     p.add_argument("--sources", required=True, type=Path, help="sources.json (fpga/CMakeLists.txt writes it)")

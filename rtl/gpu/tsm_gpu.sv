@@ -73,6 +73,13 @@ module tsm_gpu #(
 
   // ---- CSRs -----------------------------------------------------------------------------------------
   logic [31:0] desc_q [40];   // 0x020..0x0BC as words 0..39 (0x020 + 4*i)
+  // The descriptor's MMIO read-back comes from a copy in a memory (LUT RAM on an FPGA) written with
+  // desc_q, and a word not written since reset reads 0: a 40:1 multiplexer of the registers, which
+  // also feed the SMs, was the board's worst routing congestion (docs/fpga.md).
+  logic [31:0] desc_rb_mem [40];
+  logic [39:0] desc_rb_set_q;
+  logic [5:0]  desc_idx;
+  assign desc_idx = 6'((32'(mmio_addr_i) - 32'h20) >> 2);
   logic        busy_q, done_q, start_q, fault_q;
   logic [31:0] wd_q;
   logic [3:0]  fkind_q;
@@ -232,6 +239,7 @@ module tsm_gpu #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int i = 0; i < 40; i++) desc_q[i] <= '0;
+      desc_rb_set_q <= '0;
       for (int i = 0; i < NumCounters; i++) ctr_q[i] <= '0;
       busy_q <= 1'b0; done_q <= 1'b0; start_q <= 1'b0; fault_q <= 1'b0; wd_q <= '0;
       fkind_q <= '0; fsm_q <= '0; fwarp_q <= '0; fpc_q <= '0; faddr_q <= '0; flane_q <= '0;
@@ -246,7 +254,8 @@ module tsm_gpu #(
           next_q <= '0; ctaid_q <= '0;
           for (int i = 0; i < NumCounters; i++) ctr_q[i] <= '0;
         end else if (mmio_addr_i >= 12'h020 && mmio_addr_i < 12'h0C0 && !busy_q) begin
-          desc_q[(32'(mmio_addr_i) - 32'h20) >> 2] <= mmio_wdata_i;
+          desc_q[desc_idx] <= mmio_wdata_i;
+          desc_rb_set_q[desc_idx] <= 1'b1;
         end
       end
       if (mmio_valid_i && !mmio_write_i) begin
@@ -256,7 +265,7 @@ module tsm_gpu #(
         if (mmio_addr_i == 12'h008) rdata_q <= tsm_cfg_pkg::ConfigTag[31:0];
         if (mmio_addr_i == 12'h00C) rdata_q <= tsm_cfg_pkg::ConfigTag[63:32];
         if (mmio_addr_i == 12'h014) rdata_q <= {29'd0, fault_q, done_q, busy_q};
-        if (mmio_addr_i >= 12'h020 && mmio_addr_i < 12'h0C0) rdata_q <= desc_q[(32'(mmio_addr_i) - 32'h20) >> 2];
+        if (mmio_addr_i >= 12'h020 && mmio_addr_i < 12'h0C0 && desc_rb_set_q[desc_idx]) rdata_q <= desc_rb_mem[desc_idx];
         if (mmio_addr_i == 12'h100) rdata_q <= {28'd0, fkind_q};
         if (mmio_addr_i == 12'h104) rdata_q <= fsm_q;
         if (mmio_addr_i == 12'h108) rdata_q <= fwarp_q;
@@ -307,6 +316,10 @@ module tsm_gpu #(
         end
       end
     end
+  end
+  always_ff @(posedge clk_i) begin
+    if (mmio_valid_i && mmio_write_i && mmio_addr_i >= 12'h020 && mmio_addr_i < 12'h0C0 && !busy_q)
+      desc_rb_mem[desc_idx] <= mmio_wdata_i;
   end
   assign mmio_rvalid_o = rvalid_q;
   assign mmio_rdata_o = rdata_q;

@@ -699,13 +699,11 @@ module tsm_sm #(
   logic unused_dp_valid;  // timed by the engine
   assign unused_dp_valid = ^dp_vo;
 
-  // Shared-atomic arithmetic: binary32 add (as a * 1 + b) and min/max, combinational.
+  // Shared-atomic arithmetic: binary32 add (round to nearest even, no flush) and min/max,
+  // combinational.
   logic [31:0] as_fadd, as_fmin, as_fmax, as_old_lo, as_b_lo;
-  logic        as_unused_v0, as_unused_v1, as_unused_p;
-  tsm_fma32 #(.Stages(0)) u_as_fma (
-    .clk_i, .rst_ni, .valid_i(1'b1), .a_i(as_old_lo), .b_i(32'h3F80_0000), .c_i(as_b_lo), .rnd_i(tsm_isa_pkg::RND_RN),
-    .ftz_i(1'b0), .sat_i(1'b0), .valid_o(as_unused_v0), .result_o(as_fadd)
-  );
+  logic        as_unused_v1, as_unused_p;
+  tsm_fadd32 u_as_fadd (.a_i(as_old_lo), .b_i(as_b_lo), .ftz_i(1'b0), .sum_o(as_fadd));
   tsm_fcmp32 #(.Stages(0)) u_as_cmp (
     .clk_i, .rst_ni, .valid_i(1'b1), .a_i(as_old_lo), .b_i(as_b_lo), .fcmp_i(tsm_isa_pkg::FCMP_EQ), .ftz_i(1'b0),
     .nan_i(1'b0), .valid_o(as_unused_v1), .pred_o(as_unused_p), .min_o(as_fmin), .max_o(as_fmax)
@@ -797,6 +795,9 @@ module tsm_sm #(
   // lane for the shared-memory pipeline, the global line merge and the transactions counter.
   logic [31:0]      kofs_glb, kofs_loc;
   logic [32*32-1:0] lane_ea;
+  // One read of lane buffer A at a variable lane, shared by the states that need one (the block
+  // after SHFL's below): no state needs two, and each such read is a 32:1 multiplexer of a word.
+  logic [31:0]      ba_word;
   always_comb begin
     kofs_glb = 32'(k_q) << 2;
     kofs_loc = 32'(k_q) * LocalStride;
@@ -815,7 +816,7 @@ module tsm_sm #(
   // Operands of the shared-memory atomic arithmetic, from registered state only.
   always_comb begin
     logic [31:0] wa;
-    wa = buf_a_q[32*lane_q +: 32] >> 2;
+    wa = ba_word >> 2;
     as_old_lo = sh_rdata[32*(wa % SB) +: 32];
     as_b_lo = hi_q[31:0];
   end
@@ -921,7 +922,10 @@ module tsm_sm #(
     base_c = w_base_q[RA*cw_q +: RA];
     blk_c = w_blk_q[BW*cw_q +: BW];
     spt_c = w_sp_q[SPW*cw_q +: SPW];
-    wp_c = pred_q[32*7*cw_q +: 32*7];
+    // The warp's predicates picked by comparing with each warp number: a part select at
+    // 32 * 7 * cw_q shifts all W * 224 bits by a multiple of 224.
+    wp_c = pred_q[0 +: 32*7];
+    for (int w = 1; w < W; w++) if (32'(cw_q) == w) wp_c = pred_q[32*7*w +: 32*7];
     // A lane's seven predicates are a constant part select, then one of eight (P7 reads true) is
     // picked: wp_c[7 * l + pg_w] would shift all 224 bits, once for each lane.
     guard = '0; wp_g = '0; wp_s = '0;
@@ -1099,7 +1103,8 @@ module tsm_sm #(
     logic [31:0]     xb;
     logic            xa, xbz, xbv, xc;
     logic [L*7-1:0]  xprow, wprow;  // the predicates of the row in stage X / of row g_q
-    xp = bk_pred_q[32*7*bk_xs_q +: 32*7];
+    xp = bk_pred_q[0 +: 32*7];  // the slot's, by comparing with each slot number (as wp_c)
+    for (int s = 1; s < BkSlots; s++) if (32'(bk_xs_q) == s) xp = bk_pred_q[32*7*s +: 32*7];
     // Rows picked by comparing with each row number: a part select at (row * L + l) * 7 would
     // shift all 224 bits by a multiple of 7, once per lane.
     xprow = '0; wprow = '0;
@@ -1261,6 +1266,7 @@ module tsm_sm #(
   // ---- SHFL: every lane's A, B and C gathered row by row (E_SHFL_CAP), then each lane's source ----
   logic [L*32-1:0]  shfl_rowa, shfl_rowb, shfl_rowc;  // the row's A, B and C (E_SHFL_CAP)
   logic [L*32-1:0]  shfl_data;
+  logic [L*5-1:0]   shfl_src;                       // each lane's source lane
   logic [L-1:0]     shfl_ok;
   always_comb begin
     logic [31:0] b;
@@ -1294,8 +1300,21 @@ module tsm_sm #(
       endcase
       if (!ok) j = lane;
       shfl_ok[l] = ok;
-      shfl_data[32*l +: 32] = buf_a_q[32*j[4:0] +: 32];
+      shfl_src[5*l +: 5] = j[4:0];
     end
+  end
+
+  // Lane buffer A's shared read port: the lowest pending lane in E_LS_GL (its address, gl_*),
+  // lane 0 of the row's shuffle source in E_SHFL_WB and E_SHFL_WP, and otherwise the atomic's lane
+  // (lane_q: E_AS_*, E_AT_SEND). The row's other lanes of a shuffle read buffer A on their own.
+  always_comb begin
+    logic [4:0] ln;
+    ln = lane_q[4:0];
+    if (st_q == E_LS_GL) ln = ctz_pend[4:0];
+    if (st_q == E_SHFL_WB || st_q == E_SHFL_WP) ln = shfl_src[4:0];
+    ba_word = buf_a_q[32*ln +: 32];
+    shfl_data[0 +: 32] = ba_word;
+    for (int l = 1; l < L; l++) shfl_data[32*l +: 32] = buf_a_q[32*shfl_src[5*l +: 5] +: 32];
   end
 
   // ---- predicates: the updates of the row's executing lanes, and the current warp's write-back ----
@@ -1526,7 +1545,7 @@ module tsm_sm #(
     logic [15:0]      be, taken;
     logic [32*16-1:0] hbe;  // the bytes of the line each lane in it writes
     p = ctz_pend;
-    pa = lane_ea[32*p +: 32];
+    pa = ba_word + ((lsp_q[2*p +: 2] == SP_LOCAL) ? kofs_loc : kofs_glb);  // lane_ea of lane p
     gl_line = pa & ~32'hF;
     gl_local = lsp_q[2*p +: 2] == SP_LOCAL;
     gl_global = lsp_q[2*p +: 2] == SP_GLOBAL;
@@ -1631,7 +1650,7 @@ module tsm_sm #(
              (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(lane_q) % L) +: 32];
     as_chi = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*(32'(lane_q) % L) +: 32];
     as_shared = lsp_q[2*lane_q +: 2] == SP_SHARED;
-    wa = buf_a_q[32*lane_q +: 32] >> 2;
+    wa = ba_word >> 2;
     // The banks are chosen by comparing with each bank's number (a loop), not by writing at a
     // variable index: the latter builds a shifter as wide as all banks.
     as_sh_addr = '0;
@@ -2964,12 +2983,12 @@ module tsm_sm #(
           rq_valid = free_id_ok;
           rq_id = IdBits'(free_id);
           rq_kind = 2'd2;
-          rq_addr = buf_a_q[32*lane_q +: 32];
+          rq_addr = ba_word;
           rq_data = {hi_q[127:96], hi_q[63:32], hi_q[95:64], hi_q[31:0]};
           rq_atom = {is_cas, atype_w, is_cas ? 4'd0 : aop_w};
           if (free_id_ok && rq_room) begin
             ida_we = 1'b1; ida_store = 1'b0; ida_slot = 3'(cslot_q); ida_k = 2'd0; ida_lanes = 32'd1 << lane_q;
-            ida_addr = buf_a_q[32*lane_q +: 32]; ida_loc = 1'b0; ida_warp = cw_q;
+            ida_addr = ba_word; ida_loc = 1'b0; ida_warp = cw_q;
             slc_inc = 1'b1;
             lpend_d = lpend_q & ~(32'd1 << lane_q);
             perf_o[7] = 1'b1;

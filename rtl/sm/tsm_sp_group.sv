@@ -32,7 +32,7 @@ module tsm_sp_group #(
 );
   logic [7:0] op;
   logic [1:0] dec_a, dec_b, dec_c;
-  logic       is_fp, is_conv, cvt_wide_int, src16, dst16;
+  logic       is_fp, is_conv, src16, dst16;
   always_comb begin
     op = tsm_isa_pkg::f_op(insn_i);
     dec_a = tsm_isa_pkg::dec_ra(insn_i);
@@ -41,10 +41,6 @@ module tsm_sp_group #(
     is_fp = op == tsm_isa_pkg::OP_FADD || op == tsm_isa_pkg::OP_FMUL || op == tsm_isa_pkg::OP_FFMA ||
             op == tsm_isa_pkg::OP_FMNMX || op == tsm_isa_pkg::OP_FSETP;
     is_conv = op == tsm_isa_pkg::OP_F2F || op == tsm_isa_pkg::OP_F2I || op == tsm_isa_pkg::OP_I2F;
-    // F2I to and I2F from 64-bit integers use the 64-bit converter.
-    cvt_wide_int = (op == tsm_isa_pkg::OP_F2I || op == tsm_isa_pkg::OP_I2F) &&
-                   (tsm_isa_pkg::f_itype(insn_i) == tsm_isa_pkg::ITYPE_U64 ||
-                    tsm_isa_pkg::f_itype(insn_i) == tsm_isa_pkg::ITYPE_S64);
     // binary16 sources (F2F, F2I) and results (I2F).
     src16 = (op == tsm_isa_pkg::OP_F2F || op == tsm_isa_pkg::OP_F2I) && tsm_isa_pkg::f_sfmt(insn_i) == tsm_isa_pkg::FTYPE_F16;
     dst16 = op == tsm_isa_pkg::OP_I2F && tsm_isa_pkg::f_dfmt(insn_i) == tsm_isa_pkg::FTYPE_F16;
@@ -74,21 +70,19 @@ module tsm_sp_group #(
     f16_to_f32 = {h[15], e, m};
   endfunction
 
-  logic       op_q, fp_q, conv_q, wide_int_q, dst16_q;
+  logic       op_q, fp_q, conv_q, dst16_q;
   logic [63:0] insn_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       op_q <= 1'b0;
       fp_q <= 1'b0;
       conv_q <= 1'b0;
-      wide_int_q <= 1'b0;
       dst16_q <= 1'b0;
       insn_q <= '0;
     end else begin
       op_q <= valid_i;
       fp_q <= is_fp;
       conv_q <= is_conv;
-      wide_int_q <= cvt_wide_int;
       dst16_q <= dst16;
       insn_q <= insn_i;
     end
@@ -98,14 +92,14 @@ module tsm_sp_group #(
   logic [Lanes-1:0] alu_we, alu_wide;
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
     logic [31:0] a, b, c, fa, fb, fc, prod_zero_sign, f2f_x, cvt_x;
-    logic [31:0] alu_d, alu_dhi, fma_r, cvt_r, f2f_r, min_r, max_r, i2f16_r;
-    logic [63:0] cvt64_r;
+    logic [31:0] alu_d, alu_dhi, fma_r, f2f_r, min_r, max_r, i2f16_r;
+    logic [63:0] cvt_r;
     logic [7:0]  alu_p, alu_pwe;
     logic        cmp_t;
     logic [31:0] alu_d_q, alu_dhi_q;
     logic [7:0]  alu_p_q, alu_pwe_q, preds_q;
     logic        unused_valid;
-    logic [5:0]  unused_valids;
+    logic [4:0]  unused_valids;
 
     always_comb begin
       a = a_i[32*l +: 32];
@@ -143,11 +137,6 @@ module tsm_sp_group #(
       .valid_o(unused_valids[1]), .pred_o(cmp_t), .min_o(min_r), .max_o(max_r)
     );
 
-    tsm_cvt32 #(.Stages(1)) u_cvt (
-      .clk_i, .rst_ni, .valid_i, .to_float_i(op == tsm_isa_pkg::OP_I2F), .x_i(cvt_x),
-      .itype_i(tsm_isa_pkg::f_itype(insn_i)), .rnd_i(tsm_isa_pkg::f_rnd(insn_i)), .ftz_i(tsm_isa_pkg::f_ftz(insn_i)),
-      .valid_o(unused_valids[2]), .result_o(cvt_r)
-    );
 
     tsm_f2f #(.Stages(1)) u_f2f (
       .clk_i, .rst_ni, .valid_i, .x_i(f2f_x), .sfmt_i(tsm_isa_pkg::f_sfmt(insn_i)), .dfmt_i(tsm_isa_pkg::f_dfmt(insn_i)),
@@ -155,19 +144,20 @@ module tsm_sp_group #(
       .sat_i(tsm_isa_pkg::f_sat(insn_i)), .valid_o(unused_valids[3]), .result_o(f2f_r)
     );
 
-    tsm_cvt64 #(.Stages(1)) u_cvt64 (
+    // F2I and I2F for every integer type; the 64-bit ones take their high word from a_hi_i.
+    tsm_cvt #(.Stages(1)) u_cvt (
       .clk_i, .rst_ni, .valid_i, .to_float_i(op == tsm_isa_pkg::OP_I2F), .x_i({a_hi_i[32*l +: 32], cvt_x}),
-      .signed_i(tsm_isa_pkg::f_itype(insn_i) == tsm_isa_pkg::ITYPE_S64), .rnd_i(tsm_isa_pkg::f_rnd(insn_i)),
-      .ftz_i(tsm_isa_pkg::f_ftz(insn_i)), .valid_o(unused_valids[4]), .result_o(cvt64_r)
+      .itype_i(tsm_isa_pkg::f_itype(insn_i)), .rnd_i(tsm_isa_pkg::f_rnd(insn_i)),
+      .ftz_i(tsm_isa_pkg::f_ftz(insn_i)), .valid_o(unused_valids[2]), .result_o(cvt_r)
     );
 
     // I2F to binary16: the integer rounded to binary32 in the same mode, then to binary16. The
     // double rounding is exact: every integer below 2^24 is a binary32, and anything larger
     // overflows binary16 the same way from either value.
     tsm_f2f #(.Stages(0)) u_i2f16 (
-      .clk_i, .rst_ni, .valid_i(1'b1), .x_i(wide_int_q ? cvt64_r[31:0] : cvt_r), .sfmt_i(tsm_isa_pkg::FTYPE_F32),
+      .clk_i, .rst_ni, .valid_i(1'b1), .x_i(cvt_r[31:0]), .sfmt_i(tsm_isa_pkg::FTYPE_F32),
       .dfmt_i(tsm_isa_pkg::FTYPE_F16), .rnd_i(tsm_isa_pkg::f_rnd(insn_q)), .rint_i(1'b0), .ftz_i(1'b0), .sat_i(1'b0),
-      .valid_o(unused_valids[5]), .result_o(i2f16_r)
+      .valid_o(unused_valids[4]), .result_o(i2f16_r)
     );
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -229,10 +219,10 @@ module tsm_sp_group #(
         pwe_l = '0;
         unique case (op_q2)
           tsm_isa_pkg::OP_F2F: d_o[32*l +: 32] = f2f_r;
-          tsm_isa_pkg::OP_I2F: d_o[32*l +: 32] = dst16_q ? i2f16_r : wide_int_q ? cvt64_r[31:0] : cvt_r;
+          tsm_isa_pkg::OP_I2F: d_o[32*l +: 32] = dst16_q ? i2f16_r : cvt_r[31:0];
           default: begin
-            d_o[32*l +: 32] = wide_int_q ? cvt64_r[31:0] : cvt_r;
-            d_hi_o[32*l +: 32] = cvt64_r[63:32];
+            d_o[32*l +: 32] = cvt_r[31:0];
+            d_hi_o[32*l +: 32] = cvt_r[63:32];
           end
         endcase
       end

@@ -1,6 +1,7 @@
-// The SP lane's binary32 <-> integer conversions (rtl/sm/tsm_cvt32.sv), as Verilated RTL or as
-// the Yosys netlist of it, against sim/arith's f2i and i2f bit for bit: every integer type of up
-// to 32 bits, every rounding mode, .ftz; floats around every integer range's limits, halfway
+// The SP lane's conversion unit (rtl/sm/tsm_cvt.sv) between binary32 and integers of up to 32
+// bits, as Verilated RTL or as the Yosys netlist of it, against sim/arith's f2i and i2f bit for
+// bit (the 64-bit result: F2I sign- or zero-extends, I2F leaves the high word 0; the operand's
+// high word, unused by these types, carries noise): every integer type of up to 32 bits, every rounding mode, .ftz; floats around every integer range's limits, halfway
 // cases, subnormals, infinities and NaNs; integers of every length and both signs. And against a
 // real NVIDIA GPU's results for every such cvt of the committed reference vectors (tests/refvec).
 #include <gtest/gtest.h>
@@ -67,7 +68,7 @@ std::vector<Case> cases(size_t random_count) {
 // One case's operands on the unit's inputs.
 void drive(TSM_MODEL_CLASS& dut, const Case& c) {
   dut.to_float_i = c.to_float;
-  dut.x_i = c.x;
+  dut.x_i = static_cast<uint64_t>(~c.x) << 32 | c.x;  // the high word must not matter
   dut.itype_i = c.itype;
   dut.rnd_i = c.rnd;
   dut.ftz_i = c.ftz;
@@ -78,12 +79,14 @@ TEST(Cvt32, MatchesTheGoldenModelBitForBit) {
       cases(TSM_RANDOM_CASES),
       drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
-        const uint32_t want = static_cast<uint32_t>(
+        const uint32_t low = static_cast<uint32_t>(
             c.to_float ? tsm::fp::i2f(c.x, static_cast<Itype>(c.itype), Ftype::F32, static_cast<Rnd>(c.rnd))
                        : tsm::fp::f2i(c.x, Ftype::F32, static_cast<Itype>(c.itype), static_cast<Rnd>(c.rnd), c.ftz));
+        const bool sext = !c.to_float && (c.itype & 1u) != 0 && (low >> 31) != 0;  // signed types: bit 0 of the code
+        const uint64_t want = (sext ? 0xFFFFFFFF00000000ull : 0ull) | low;
         if (dut.result_o == want) return std::nullopt;
-        return fmt::format("{} {:#010x} itype {} rnd {} ftz {}: RTL {:#010x}, golden {:#010x}", c.to_float ? "I2F" : "F2I",
-                           c.x, c.itype, c.rnd, c.ftz, dut.result_o, want);
+        return fmt::format("{} {:#010x} itype {} rnd {} ftz {}: RTL {:#018x}, golden {:#018x}", c.to_float ? "I2F" : "F2I",
+                           c.x, c.itype, c.rnd, c.ftz, static_cast<uint64_t>(dut.result_o), want);
       });
   EXPECT_GE(checked, 100000u);
 }
@@ -110,8 +113,8 @@ TEST(Cvt32, MatchesTheRealGpu) {
       cs,
       drive,
       [](TSM_MODEL_CLASS& dut, const Case& c) -> std::optional<std::string> {
-        if ((dut.result_o & c.mask) == c.gpu) return std::nullopt;
-        return fmt::format("{} ({:#010x}): RTL {:#010x}, GPU {:#x}", c.ptx, c.x, dut.result_o, c.gpu);
+        if ((static_cast<uint32_t>(dut.result_o) & c.mask) == c.gpu) return std::nullopt;
+        return fmt::format("{} ({:#010x}): RTL {:#010x}, GPU {:#x}", c.ptx, c.x, static_cast<uint32_t>(dut.result_o), c.gpu);
       });
   EXPECT_GE(checked, 25000u);
 }

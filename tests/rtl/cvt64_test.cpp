@@ -1,4 +1,4 @@
-// The SP lane's conversions between binary32 and 64-bit integers (rtl/sm/tsm_cvt64.sv), as
+// The SP lane's conversion unit (rtl/sm/tsm_cvt.sv) between binary32 and 64-bit integers, as
 // Verilated RTL or as the Yosys netlist of it, against sim/arith's f2i and i2f bit for bit: U64
 // and S64, every rounding mode, .ftz; floats around ±2^63 and 2^64, integral ties, subnormals,
 // infinities and NaNs; integers of every length and sign, at the limits and with every kind of
@@ -137,7 +137,7 @@ std::vector<Case> cases(size_t random_count) {
 void drive(TSM_MODEL_CLASS& dut, const Case& c) {
   dut.to_float_i = c.to_float;
   dut.x_i = c.x;
-  dut.signed_i = c.is_signed;
+  dut.itype_i = static_cast<uint8_t>(itype(c));
   dut.rnd_i = c.rnd;
   dut.ftz_i = c.ftz;
 }

@@ -1,13 +1,16 @@
-// Conversions between binary32 and 64-bit integers (F2I to U64/S64, I2F from U64/S64), bit-exact
+// Conversions between binary32 and integers of 8 to 64 bits in one SP lane (F2I, I2F), bit-exact
 // with sim/arith's f2i and i2f. F2I rounds to an integral value in the instruction's mode, then
-// saturates to the destination type (.ftz flushes a subnormal input); a NaN gives the integer with
-// only its top bit set, 0x8000000000000000, for both types (measured on the 64-bit converter,
-// docs/floating-point.md §4). I2F takes the magnitude of the integer and rounds it once to
-// binary32. Both directions share one aligner: the operand shifts right to the rounding position
-// (the integral bit for F2I, 24 bits below the leading one for I2F) with its round and sticky bits,
-// or left when it lies above it, and one increment rounds. The result passes through `Stages`
-// registers.
-module tsm_cvt64 #(
+// saturates to the destination type (.ftz flushes a subnormal input); a NaN gives 0 for the types
+// of up to 32 bits and the integer with only its top bit set, 0x8000000000000000, for U64 and S64
+// (measured on the GPU's converters, docs/floating-point.md §4). Results of up to 32 bits are
+// sign- or zero-extended to 64. I2F extends the source type to 64 bits, takes the magnitude and
+// rounds it once to binary32. Both directions share one aligner: the operand shifts right to the
+// rounding position (the integral bit for F2I, 24 bits below the leading one for I2F) with its
+// round and sticky bits, or left when it lies above it, and one increment rounds; the narrow F2I
+// types then clamp the 64-bit magnitude. One unit for every type: a separate 32-bit converter
+// beside the 64-bit one cost about 1,200 LUT4 a lane on the ECP5 (docs/fpga.md). The result
+// passes through `Stages` registers.
+module tsm_cvt #(
   /// Pipeline registers between the operand and the result (0: combinational).
   parameter int unsigned Stages = 1
 ) (
@@ -15,12 +18,13 @@ module tsm_cvt64 #(
   input  logic        rst_ni,
   /// Operand present this cycle.
   input  logic        valid_i,
-  /// 0: F2I (binary32 -> 64-bit integer), 1: I2F (64-bit integer -> binary32).
+  /// 0: F2I (binary32 -> integer), 1: I2F (integer -> binary32).
   input  logic        to_float_i,
-  /// I2F: the integer; F2I: the binary32 value in bits [31:0] (bits [63:32] are ignored).
+  /// I2F: the integer in its type's low bits (the bits above are ignored); F2I: the binary32 value
+  /// in bits [31:0] (bits [63:32] are ignored).
   input  logic [63:0] x_i,
-  /// The integer type is S64 (1) or U64 (0): tsm_isa_pkg::ITYPE_S64 / ITYPE_U64.
-  input  logic        signed_i,
+  /// The integer type (destination of F2I, source of I2F): tsm_isa_pkg::ITYPE_U8 .. ITYPE_S64.
+  input  logic [2:0]  itype_i,
   /// Rounding mode: tsm_isa_pkg::RND_*.
   input  logic [1:0]  rnd_i,
   /// F2I: flush a subnormal input to zero.
@@ -65,6 +69,21 @@ module tsm_cvt64 #(
     logic        round_bit, sticky;
     logic [63:0] mag;  // no carry out: operands that could carry are huge
     logic [30:0] fbits;
+    // The integer type
+    logic        is_signed, narrow;
+    logic [63:0] ix, lim;  // I2F: the source extended to 64 bits; F2I: the largest magnitude
+
+    is_signed = itype_i[0];
+    narrow = itype_i != tsm_isa_pkg::ITYPE_U64 && itype_i != tsm_isa_pkg::ITYPE_S64;
+    unique case (itype_i)
+      tsm_isa_pkg::ITYPE_U8:  begin ix = {56'd0, x_i[7:0]};            lim = 64'hFF; end
+      tsm_isa_pkg::ITYPE_S8:  begin ix = {{56{x_i[7]}}, x_i[7:0]};     lim = 64'h7F; end
+      tsm_isa_pkg::ITYPE_U16: begin ix = {48'd0, x_i[15:0]};           lim = 64'hFFFF; end
+      tsm_isa_pkg::ITYPE_S16: begin ix = {{48{x_i[15]}}, x_i[15:0]};   lim = 64'h7FFF; end
+      tsm_isa_pkg::ITYPE_U32: begin ix = {32'd0, x_i[31:0]};           lim = 64'hFFFF_FFFF; end
+      tsm_isa_pkg::ITYPE_S32: begin ix = {{32{x_i[31]}}, x_i[31:0]};   lim = 64'h7FFF_FFFF; end
+      default:                begin ix = x_i;                          lim = '1; end
+    endcase
 
     // ---- F2I operand: |x| = sig * 2^(efield - 150) ----
     f = (ftz_i && x_i[30:23] == 8'd0) ? {x_i[31], 31'd0} : x_i[31:0];
@@ -72,11 +91,11 @@ module tsm_cvt64 #(
     field = f[30:23];
     efield = (field == 8'd0) ? 8'd1 : field;
     is_nan = field == 8'hFF && f[22:0] != 23'd0;
-    huge = field > 8'd190;  // |x| >= 2^64 or infinity: saturates both types
+    huge = field > 8'd190;  // |x| >= 2^64 or infinity: saturates every type
 
     // ---- I2F operand: the magnitude and the weight of its leading bit ----
-    ineg = signed_i && x_i[63];
-    imag = ineg ? 64'd0 - x_i : x_i;
+    ineg = is_signed && ix[63];
+    imag = ineg ? 64'd0 - ix : ix;
     lz = 6'd63;
     for (int i = 0; i < 64; i++) begin
       if (imag[i]) lz = 6'(63 - i);
@@ -110,8 +129,15 @@ module tsm_cvt64 #(
     if (to_float_i) begin
       result = (imag == 64'd0) ? 64'd0 : {32'd0, ineg, fbits};
     end else if (is_nan) begin
-      result = TopBit;
-    end else if (signed_i) begin
+      result = narrow ? 64'd0 : TopBit;
+    end else if (narrow) begin
+      // Clamp the magnitude to the type: up to lim above zero, lim + 1 below it for signed types
+      // (a negative value of an unsigned type saturates to 0), then sign-extend.
+      if (fneg && !is_signed) result = 64'd0;
+      else if (!fneg && (huge || mag > lim)) result = lim;
+      else if (fneg && (huge || mag > lim + 64'd1)) result = 64'd0 - (lim + 64'd1);
+      else result = fneg ? 64'd0 - mag : mag;
+    end else if (is_signed) begin
       if (huge || (!fneg && mag[63]) || (fneg && mag > TopBit)) result = fneg ? TopBit : ~TopBit;
       else result = fneg ? 64'd0 - mag : mag;
     end else begin
