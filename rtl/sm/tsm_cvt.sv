@@ -35,16 +35,6 @@ module tsm_cvt #(
   output logic [63:0] result_o
 );
 
-  function automatic logic rounds_up(input logic [1:0] rnd, input logic negative, input logic odd,
-                                     input logic round_bit, input logic sticky);
-    unique case (rnd)
-      tsm_isa_pkg::RND_RN: rounds_up = round_bit & (sticky | odd);
-      tsm_isa_pkg::RND_RM: rounds_up = negative & (round_bit | sticky);
-      tsm_isa_pkg::RND_RP: rounds_up = ~negative & (round_bit | sticky);
-      default:             rounds_up = 1'b0;
-    endcase
-  endfunction
-
   localparam logic [63:0] TopBit = 64'h8000_0000_0000_0000;
 
   logic [63:0] result;
@@ -121,7 +111,7 @@ module tsm_cvt #(
     kept = ext[103:40];
     round_bit = ext[39];
     sticky = |ext[38:0];
-    mag = kept + {63'd0, rounds_up(rnd_i, neg, kept[0], round_bit, sticky)};
+    mag = kept + {63'd0, tsm_round_pkg::rounds_up(rnd_i, neg, kept[0], round_bit, sticky)};
 
     // ---- I2F: (lead + 126) << 23 plus the mantissa with its implicit bit ----
     fbits = {{2'd0, lead} + 8'd126, 23'd0} + {6'd0, mag[24:0]};

@@ -93,17 +93,6 @@ module tsm_dp #(
     end
   endfunction
 
-  // Round-up decision of IEEE rounding for a value with last kept bit `odd`.
-  function automatic logic rounds_up(input logic [1:0] rnd, input logic negative, input logic odd,
-                                     input logic round_bit, input logic sticky);
-    unique case (rnd)
-      tsm_isa_pkg::RND_RN: rounds_up = round_bit & (sticky | odd);
-      tsm_isa_pkg::RND_RM: rounds_up = negative & (round_bit | sticky);
-      tsm_isa_pkg::RND_RP: rounds_up = ~negative & (round_bit | sticky);
-      default:             rounds_up = 1'b0;
-    endcase
-  endfunction
-
   // The variable shifts are barrel shifters of constant stages: Yosys' resource sharing would
   // otherwise try to prove pairs of shifters exclusive with a SAT problem through the 53x53
   // multiplier, and not finish.
@@ -286,7 +275,7 @@ module tsm_dp #(
     sh = (src_exp < -14'sd127) ? 7'd127 : 7'(14'sd0 - src_exp);  // used where src_exp < 0
     parts = shift_for_rounding({57'd0, src_sig}, sh);
     if (src_exp < 0) begin
-      int_sig = parts[55:2] + {53'd0, rounds_up(rnd_i, src_neg, parts[2], parts[1], parts[0])};
+      int_sig = parts[55:2] + {53'd0, tsm_round_pkg::rounds_up(rnd_i, src_neg, parts[2], parts[1], parts[0])};
       int_exp = 14'sd0;
     end else begin
       int_sig = {1'b0, src_sig};
@@ -411,7 +400,7 @@ module tsm_dp #(
     if (sh < 0) parts = {54'(shl110(r_sum, 7'(14'sd0 - sh))), 2'b00};  // no unary minus: see tsm_sfu.sv
     else parts = shift_for_rounding(r_sum, (sh > 14'sd127) ? 7'd127 : 7'(sh));
     kept = parts[55:2];
-    up = rounds_up(rnd_i, r_neg, kept[0], parts[1], parts[0]);
+    up = tsm_round_pkg::rounds_up(rnd_i, r_neg, kept[0], parts[1], parts[0]);
     mant = kept + {53'd0, up};
     // mant carries the implicit bit: added to (biased exponent - 1) << prec it encodes normals and
     // subnormals alike, and a carry moves into the exponent by itself.
@@ -435,7 +424,7 @@ module tsm_dp #(
     // below 2^-126. The leading bit sits at 109 - lz; 24 bits keep it down to 86 - lz.
     unbounded_parts = (lz <= 7'd86) ? 26'(shift_for_rounding(r_sum, 7'd86 - lz)) : 26'd0;
     unbounded_carry = unbounded_parts[25:2] == 24'hFF_FFFF &&
-                      rounds_up(rnd_i, r_neg, unbounded_parts[2], unbounded_parts[1], unbounded_parts[0]);
+                      tsm_round_pkg::rounds_up(rnd_i, r_neg, unbounded_parts[2], unbounded_parts[1], unbounded_parts[0]);
     tiny = lead_exp < -14'sd127 || (lead_exp == -14'sd127 && !unbounded_carry);
 
     to_inf = rnd_i == tsm_isa_pkg::RND_RN || (rnd_i == tsm_isa_pkg::RND_RP && !r_neg) ||

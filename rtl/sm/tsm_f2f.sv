@@ -34,16 +34,6 @@ module tsm_f2f #(
   output logic [31:0] result_o
 );
 
-  function automatic logic rounds_up(input logic [1:0] rnd, input logic negative, input logic odd,
-                                     input logic round_bit, input logic sticky);
-    unique case (rnd)
-      tsm_isa_pkg::RND_RN: rounds_up = round_bit & (sticky | odd);
-      tsm_isa_pkg::RND_RM: rounds_up = negative & (round_bit | sticky);
-      tsm_isa_pkg::RND_RP: rounds_up = ~negative & (round_bit | sticky);
-      default:             rounds_up = 1'b0;
-    endcase
-  endfunction
-
   logic [31:0] result;
 
   always_comb begin
@@ -103,7 +93,7 @@ module tsm_f2f #(
     p = 5'(10'sd23 - lead_c);  // 1 .. 25 when need_rint
     sig_e = {2'd0, sig_n};
     mask = (26'd1 << p) - 26'd1;
-    r_up = rounds_up(rnd_i, neg, sig_e[p], sig_e[p - 5'd1], |(sig_e & (mask >> 1)));
+    r_up = tsm_round_pkg::rounds_up(rnd_i, neg, sig_e[p], sig_e[p - 5'd1], |(sig_e & (mask >> 1)));
     sig_r = (sig_e & ~mask) + ({25'd0, r_up} << p);
     sig_f = sig_n;
     lead_f = lead;
@@ -123,7 +113,7 @@ module tsm_f2f #(
     kept = ext[48:25];
     round_bit = ext[24];
     sticky = |ext[23:0];
-    up = rounds_up(rnd_i, neg, kept[0], round_bit, sticky);
+    up = tsm_round_pkg::rounds_up(rnd_i, neg, kept[0], round_bit, sticky);
     mant = {1'b0, kept} + {24'd0, up};
     // mant carries the implicit bit: adding it to (biased exponent - 1) encodes normals and
     // subnormals alike, and a carry out of the fraction moves into the exponent.

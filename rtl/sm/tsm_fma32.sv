@@ -30,8 +30,14 @@ module tsm_fma32 #(
   output logic [31:0] result_o
 );
 
+  // Mutant 1 (rtl/mutants/mutants.json): round to nearest takes a tie away from zero, as if the
+  // last kept bit were odd.
+  logic mut_tie_away;
 `ifdef TSM_MUTANTS
   `TSM_MUTANT_DECL
+  assign mut_tie_away = `TSM_MUT(1);
+`else
+  assign mut_tie_away = 1'b0;
 `endif
 
   localparam logic [31:0] CanonicalNaN = 32'h7FFF_FFFF;
@@ -42,21 +48,6 @@ module tsm_fma32 #(
     for (int i = 0; i < 52; i++) begin
       if (x[i]) lzc52 = 6'(51 - i);
     end
-  endfunction
-
-  // Round-up decision of IEEE rounding for a value with last kept bit `odd`.
-  function automatic logic rounds_up(input logic [1:0] rnd, input logic negative, input logic odd,
-                                     input logic round_bit, input logic sticky);
-    unique case (rnd)
-`ifdef TSM_MUTANTS
-      tsm_isa_pkg::RND_RN: rounds_up = round_bit & (sticky | odd | `TSM_MUT(1));
-`else
-      tsm_isa_pkg::RND_RN: rounds_up = round_bit & (sticky | odd);
-`endif
-      tsm_isa_pkg::RND_RM: rounds_up = negative & (round_bit | sticky);
-      tsm_isa_pkg::RND_RP: rounds_up = ~negative & (round_bit | sticky);
-      default:             rounds_up = 1'b0;
-    endcase
   endfunction
 
   // x >> sh for 0 <= sh, as {kept, round bit, sticky}; the kept part has at most 25 bits where it
@@ -158,14 +149,14 @@ module tsm_fma32 #(
     if (sh < 0) rounded_parts = {25'(sum << 6'(12'sd0 - sh)), 2'b00};  // no unary minus: see tsm_sfu.sv
     else rounded_parts = shift_for_rounding(sum, (sh > 12'sd256) ? 9'd256 : 9'(sh));
     kept = rounded_parts[26:2];
-    up = rounds_up(rnd_i, sx, kept[0], rounded_parts[1], rounded_parts[0]);
+    up = tsm_round_pkg::rounds_up(rnd_i, sx, kept[0] | mut_tie_away, rounded_parts[1], rounded_parts[0]);
     mant = kept + {24'd0, up};
     biased_minus_one = quantum_exp + 12'sd149;
     // .ftz: tiny if, rounded to 24 bits with an unbounded exponent, it stays below 2^-126.
     unbounded_parts = (lz_sum <= 6'd28) ? shift_for_rounding(sum, {3'd0, 6'd28 - lz_sum})
                                          : {25'(sum << (lz_sum - 6'd28)), 2'b00};
     unbounded_carry = unbounded_parts[26:2] == 25'h0FF_FFFF &&
-                      rounds_up(rnd_i, sx, unbounded_parts[2], unbounded_parts[1], unbounded_parts[0]);
+                      tsm_round_pkg::rounds_up(rnd_i, sx, unbounded_parts[2] | mut_tie_away, unbounded_parts[1], unbounded_parts[0]);
     tiny = lead_exp < -12'sd127 || (lead_exp == -12'sd127 && !unbounded_carry);
 
     // ---- specials and the result ----
