@@ -435,9 +435,14 @@ def synth(spec_path, out_dir, report_only=False, freq=None):
         if key not in spec:
             raise FlowError(f"{spec_path} has no '{key}'")
     clock = None
+    # A top with a PLL (tsm_ulx3s) gets the default clock unless asked for another; a top without
+    # one (tsm_board, simulated: sim/board/CMakeLists.txt) takes its clock as a parameter.
+    has_pll = declares_parameter(module_file(spec["sources"], spec["top"]) or "", spec["top"], "PllClkiDiv")
+    if freq is None and has_pll and not report_only:
+        freq = DEFAULT_MHZ
     if freq is not None:
         clock = clock_plan(freq)
-        if not declares_parameter(module_file(spec["sources"], spec["top"]) or "", spec["top"], "PllClkiDiv"):
+        if not has_pll:
             raise FlowError(f"{spec['top']} has no PLL parameters: --freq does not apply to it")
         spec.setdefault("parameters", {}).update(clock["parameters"])
         spec["parameter_modules"] = [spec["top"]] + [m for m in spec.get("parameter_modules", []) if m != spec["top"]]
@@ -872,7 +877,7 @@ def main():
     p.add_argument("--dir", required=True, type=Path, help="output directory")
     p.add_argument("--report-only", action="store_true",
                    help="rewrite the reports from the last run's stat output and log without running Yosys")
-    p.add_argument("--freq", type=float, default=None, help=f"system clock in MHz (default {DEFAULT_MHZ:g}), as for build")
+    p.add_argument("--freq", type=float, default=None, help=f"system clock in MHz (default {DEFAULT_MHZ:g} for a top with a PLL), as for build")
     p = sub.add_parser("pnr", help="fit check, nextpnr, timing report, ecppack")
     p.add_argument("--dir", required=True, type=Path, help="the synthesis's output directory")
     pnr_args(p)
@@ -883,8 +888,7 @@ def main():
     a = ap.parse_args()
     try:
         if a.step in ("synth", "build"):
-            result = synth(a.sources, a.dir, getattr(a, "report_only", False),
-                           None if getattr(a, "report_only", False) and a.freq is None else (a.freq or DEFAULT_MHZ))
+            result = synth(a.sources, a.dir, getattr(a, "report_only", False), a.freq)
             if a.step == "synth" and not result["fits"]:
                 say(result["verdict"])
         if a.step in ("pnr", "build"):
