@@ -429,21 +429,28 @@ def up_to_date(out_dir, script_text, spec):
     return min(f.stat().st_mtime for f in files[1:]) > newest_input
 
 
+def synth_clock(spec, freq, report_only):
+    """The clock plan the top is synthesized for, or None. A top with a PLL (tsm_ulx3s) gets
+    --freq, or DEFAULT_MHZ without it (None for --report-only, which keeps the last run's); a top
+    without one (tsm_board, simulated: sim/board/CMakeLists.txt) takes its clock as a parameter,
+    and --freq is an error there."""
+    has_pll = declares_parameter(module_file(spec["sources"], spec["top"]) or "", spec["top"], "PllClkiDiv")
+    if freq is None and has_pll and not report_only:
+        freq = DEFAULT_MHZ
+    if freq is None:
+        return None
+    if not has_pll:
+        raise FlowError(f"{spec['top']} has no PLL parameters: --freq does not apply to it")
+    return clock_plan(freq)
+
+
 def synth(spec_path, out_dir, report_only=False, freq=None):
     spec = json.loads(Path(spec_path).read_text())
     for key in ("name", "top", "sources"):
         if key not in spec:
             raise FlowError(f"{spec_path} has no '{key}'")
-    clock = None
-    # A top with a PLL (tsm_ulx3s) gets the default clock unless asked for another; a top without
-    # one (tsm_board, simulated: sim/board/CMakeLists.txt) takes its clock as a parameter.
-    has_pll = declares_parameter(module_file(spec["sources"], spec["top"]) or "", spec["top"], "PllClkiDiv")
-    if freq is None and has_pll and not report_only:
-        freq = DEFAULT_MHZ
-    if freq is not None:
-        clock = clock_plan(freq)
-        if not has_pll:
-            raise FlowError(f"{spec['top']} has no PLL parameters: --freq does not apply to it")
+    clock = synth_clock(spec, freq, report_only)
+    if clock is not None:
         spec.setdefault("parameters", {}).update(clock["parameters"])
         spec["parameter_modules"] = [spec["top"]] + [m for m in spec.get("parameter_modules", []) if m != spec["top"]]
     missing = [s for s in spec["sources"] if not Path(s).is_file()]

@@ -8,7 +8,8 @@
   the LUT4 count, the part and the share, before nextpnr (no virtual environment needed).
 - The critical-path summary of a nextpnr --report path.
 - The clock plan of --freq: PLL dividers within the ECP5's limits, never faster than asked, and
-  a UART bit rate the clock makes within 1 %.
+  a UART bit rate the clock makes within 1 %; the default clock for a top with a PLL, none for a
+  top without one, where --freq is refused.
 - The router2 watch: on router2's log lines of tiny's board (router2_tiny.log), it stops nextpnr
   8 passes after the fewest overused wires (patience 8); a run that converges is left alone, and
   so is the run that routed tiny's board (router2_tiny_routed.log) with the default patience;
@@ -120,6 +121,26 @@ def check_clock():
         ok = (25.0 / p["clki_div"] >= 3.125 and 400 <= vco <= 800 and p["mhz"] <= mhz + 1e-9 and
               abs(c["clock_hz"] / c["clocks_per_bit"] / c["baud"] - 1) <= 0.01 and c["clocks_per_bit"] >= 8)
         check(ok, f"{mhz} MHz: a plan within the PLL's and the UART's limits: {c}")
+    # Which top gets a clock: the ULX3S top (a PLL) the default one or --freq's, the simulated
+    # board top (no PLL) none, and --freq there is an error.
+    with tempfile.TemporaryDirectory() as d:
+        pll_top = Path(d) / "top_pll.sv"
+        pll_top.write_text("module top_pll #(parameter int unsigned PllClkiDiv = 5) ();\nendmodule\n")
+        plain_top = Path(d) / "top_plain.sv"
+        plain_top.write_text("module top_plain #(parameter int unsigned ClockHz = 8000000) ();\nendmodule\n")
+        pll = {"top": "top_pll", "sources": [str(pll_top)]}
+        plain = {"top": "top_plain", "sources": [str(plain_top)]}
+        c = fpga_build.synth_clock(pll, None, False)
+        check(c is not None and c["clock_hz"] == int(fpga_build.DEFAULT_MHZ * 1e6), f"PLL top, no --freq: {c}")
+        c = fpga_build.synth_clock(pll, 10, False)
+        check(c is not None and c["clock_hz"] == 10_000_000, f"PLL top, --freq 10: {c}")
+        check(fpga_build.synth_clock(pll, None, True) is None, "PLL top, --report-only: the last run's clock")
+        check(fpga_build.synth_clock(plain, None, False) is None, "top without a PLL: no clock plan")
+        try:
+            fpga_build.synth_clock(plain, 10, False)
+            check(False, "--freq on a top without a PLL is refused")
+        except fpga_build.FlowError as e:
+            check("no PLL parameters" in str(e), f"--freq on a top without a PLL: {e}")
     for bad in (1.0, 500.0):
         try:
             fpga_build.clock_plan(bad)
