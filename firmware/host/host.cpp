@@ -89,6 +89,7 @@ std::unique_ptr<Backend> make_backend_rtl(const config::SmConfig& cfg, uint32_t 
     args.push_back(fmt::format("+tsm+mutant={}", mutant));
   }
   try {
+    rtl::ensure_gpu_model(cfg.name, kind);
     return rtl::make_rtl_backend(cfg, ro, args, kind);
   } catch (const std::invalid_argument& e) {
     throw RuntimeError(ErrorCode::InvalidValue, e.what());

@@ -4,6 +4,7 @@
 // binds a Verilator model to it, tests bind fakes.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -86,6 +87,26 @@ struct IssueEvent {
 
 /// The debug port's stall reasons (`dbg_stall_o`), one bit each.
 enum StallBit : unsigned { kStallScoreboard = 1, kStallBarrier = 2, kStallFetch = 4 };
+
+/// $clog2(n) with a floor of 1, the way the RTL sizes an index that must have at least one bit.
+constexpr unsigned index_bits(unsigned n) {
+  unsigned bits = 0;
+  while ((1u << bits) < n) ++bits;
+  return std::max(bits, 1u);
+}
+
+/// The widths a GPU top's per-SM commit slices have; the template cannot know the configuration.
+struct GpuGeometry {
+  unsigned warp_id_bits;  // cm_warp_o per SM: WarpIdWidth
+  unsigned group_bits;    // cm_group_o per SM: $clog2(32/SpLanes), at least 1
+  unsigned sp_lanes;      // cm_lanes_o per SM; cm_data_o is SpLanes*32
+  unsigned num_sms;       // the model's NumSms
+
+  /// The geometry of a top built from a configuration with `max_warps` warp slots.
+  static constexpr GpuGeometry of(unsigned num_sms, unsigned sp_lanes, unsigned max_warps) {
+    return {index_bits(max_warps), index_bits(32 / sp_lanes), sp_lanes, num_sms};
+  }
+};
 
 /// The GPU top's ports, clock by clock. Per cycle the caller sets the inputs, calls eval() (the
 /// clock is low; combinational outputs settle), reads the outputs, then tick() (the rising edge).

@@ -78,26 +78,6 @@ void set_bits(Port& port, unsigned lsb, unsigned width, uint64_t value) {
 
 }  // namespace verilated_detail
 
-/// $clog2(n) with a floor of 1, the way the RTL sizes an index that must have at least one bit.
-constexpr unsigned index_bits(unsigned n) {
-  unsigned bits = 0;
-  while ((1u << bits) < n) ++bits;
-  return std::max(bits, 1u);
-}
-
-/// The widths a GPU top's per-SM commit slices have; the template cannot know the configuration.
-struct GpuGeometry {
-  unsigned warp_id_bits;  // cm_warp_o per SM: WarpIdWidth
-  unsigned group_bits;    // cm_group_o per SM: $clog2(32/SpLanes), at least 1
-  unsigned sp_lanes;      // cm_lanes_o per SM; cm_data_o is SpLanes*32
-  unsigned num_sms;       // the model's NumSms
-
-  /// The geometry of a top built from a configuration with `max_warps` warp slots.
-  static constexpr GpuGeometry of(unsigned num_sms, unsigned sp_lanes, unsigned max_warps) {
-    return {index_bits(max_warps), index_bits(32 / sp_lanes), sp_lanes, num_sms};
-  }
-};
-
 template <class Model>
 class VerilatedGpu : public GpuPins {
  public:
@@ -261,8 +241,10 @@ class VerilatedGpu : public GpuPins {
     trace_close();
     context_->traceEverOn(true);
     auto trace = std::make_unique<VerilatedFstC>();
+    // One clock is one nanosecond, written at 10 steps of 100 ps (docs/waveforms.md §1): GTKWave's
+    // time axis then reads in clocks, as the timeline (timeline.cpp) does.
     trace->set_time_unit("1ns");
-    trace->set_time_resolution("1ns");
+    trace->set_time_resolution("100ps");
     // Verilator inlines the whole design into one level, so the depth goes to the FST writer's
     // $dumpvars-style filter: the signals at most `depth` levels below TOP.
     if (depth != 0) trace->dumpvars(static_cast<int>(depth), "TOP");

@@ -132,10 +132,19 @@ void with_waveforms(const WaveOptions& w, const std::function<void(const tsm::rt
   }
 }
 
+const char* elem_name(tsm::tools::ElemType t) {
+  switch (t) {
+    case tsm::tools::ElemType::I32: return "i32";
+    case tsm::tools::ElemType::F32: return "f32";
+    default: return "u32";
+  }
+}
+
 struct BufferArg {
   DevicePtr ptr;
   uint32_t bytes;
   std::string out_file;
+  size_t position;  // 1-based, in --arg order
 };
 
 void launch_once(const LaunchOptions& o, const tsm::rtl::TraceOptions& trace, uint64_t& clock) {
@@ -172,9 +181,14 @@ void launch_once(const LaunchOptions& o, const tsm::rtl::TraceOptions& trace, ui
         case LaunchArg::Kind::I64:
         case LaunchArg::Kind::U64: args.u64(a.bits); break;
         case LaunchArg::Kind::Buf:
-        case LaunchArg::Kind::Zeros: {
+        case LaunchArg::Kind::Zeros:
+        case LaunchArg::Kind::Iota:
+        case LaunchArg::Kind::Fill:
+        case LaunchArg::Kind::Rand: {
           std::vector<uint8_t> init;
-          if (a.kind == LaunchArg::Kind::Buf) {
+          if (a.kind != LaunchArg::Kind::Buf && a.kind != LaunchArg::Kind::Zeros) {
+            init = tsm::tools::generate_buffer(a);
+          } else if (a.kind == LaunchArg::Kind::Buf) {
             init = read_file(a.in_file);
             if (init.empty()) fail(fmt::format("--arg {}: the buffer would be empty", a.spec));
             if (init.size() > UINT32_MAX) fail(fmt::format("--arg {}: {} is larger than the 32-bit device address space", a.spec, a.in_file));
@@ -183,7 +197,7 @@ void launch_once(const LaunchOptions& o, const tsm::rtl::TraceOptions& trace, ui
           const DevicePtr p = rt->malloc(bytes);
           if (init.empty()) init.assign(bytes, 0);
           rt->memcpy_to_device(p, init);
-          buffers.push_back({p, bytes, a.out_file});
+          buffers.push_back({p, bytes, a.out_file, static_cast<size_t>(&a - plan.args.data()) + 1});
           args.ptr(p);
           break;
         }
@@ -210,6 +224,16 @@ void launch_once(const LaunchOptions& o, const tsm::rtl::TraceOptions& trace, ui
       f.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
       if (!f) fail(fmt::format("{}: cannot write", b.out_file));
       fmt::print("  wrote {} bytes to {}\n", data.size(), b.out_file);
+    }
+    for (const auto& p : plan.prints) {
+      for (const auto& b : buffers) {
+        if (b.position != p.arg) continue;
+        std::vector<uint8_t> data(b.bytes);
+        rt->memcpy_to_host(data, b.ptr);
+        std::string lines = tsm::tools::format_elements(data, p.elem, p.count);
+        for (size_t at = 0; (at = lines.find('\n', at)) != std::string::npos; at += 5) lines.replace(at, 1, "\n    ");
+        fmt::print("  --arg {} ({}) as {}:\n    {}\n", p.arg, plan.args[p.arg - 1].spec, elem_name(p.elem), lines);
+      }
     }
   } catch (const tsm::RuntimeError& e) {
     clock = clock_of(rt.get());
@@ -326,7 +350,8 @@ void add_launch_commands(CLI::App& app) {
       "checked against the references)",
       fmt::join(tsm::rtl::rtl_model_configs(tsm::rtl::ModelKind::Netlist), ", "));
   auto o = std::make_shared<LaunchOptions>();
-  CLI::App* launch = app.add_subcommand("launch", "Launch a kernel (.tsb binary or .tsa assembly) with arguments from the command line");
+  CLI::App* launch = app.add_subcommand(
+      "launch", "Launch a kernel (.tsb binary, .tsa assembly, or .cu/.ptx compiled on the fly) with arguments from the command line");
   tsm::tools::declare_launch_options(*launch, *o, backend_help);
   launch->callback([o] { run_launch(*o); });
 
@@ -359,6 +384,30 @@ void add_launch_commands(CLI::App& app) {
   tsm::tools::declare_wave_options(*run, *wave);
   tsm::tools::declare_board_options(*run, ho->port, ho->baud, ho->board_timeout);
   run->callback([name, ho, blocks, wave] { run_program(*name, *ho, *blocks, *wave); });
+
+  // A raw buffer file (launch's OUT_FILE) as typed values, without a script.
+  struct DumpOptions {
+    std::string file;
+    std::string type = "u32";
+    uint64_t count = 0;
+    uint64_t offset = 0;
+  };
+  auto d = std::make_shared<DumpOptions>();
+  CLI::App* dump = app.add_subcommand("dump", "Print a raw little-endian buffer file (e.g. launch's OUT_FILE) as typed values");
+  dump->add_option("file", d->file, "The file")->required();
+  dump->add_option("--type", d->type, "Element type: i32, u32, f32")->check(CLI::IsMember({"i32", "u32", "f32"}))->capture_default_str();
+  dump->add_option("--count", d->count, "Elements to print (0: all)")->capture_default_str();
+  dump->add_option("--offset", d->offset, "Bytes to skip first (a multiple of 4)")->capture_default_str();
+  dump->callback([d] {
+    if (d->offset % 4 != 0) fail(fmt::format("--offset {}: not a multiple of 4 bytes", d->offset));
+    std::vector<uint8_t> data = read_file(d->file);
+    if (d->offset > data.size()) fail(fmt::format("{}: --offset {} is past its {} bytes", d->file, d->offset, data.size()));
+    data.erase(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(d->offset));
+    if (data.size() % 4 != 0)
+      fmt::print(stderr, "warning: {}: {} bytes after the offset are not a whole number of 4-byte elements; the last {} are not shown\n",
+                 d->file, data.size(), data.size() % 4);
+    fmt::print("{}\n", tsm::tools::format_elements(data, *tsm::tools::parse_elem_type(d->type), d->count));
+  });
 
   // The suite as data, for ./tsm regress: name, tested block sizes, hand-written assembly or not.
   CLI::App* programs_cmd =

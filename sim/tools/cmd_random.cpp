@@ -233,6 +233,15 @@ void run_random(const RandomCmd& o) {
   if (o.min_size != rg::RandomOptions{}.min_size || o.max_size != rg::RandomOptions{}.max_size)
     repro_flags += fmt::format(" --min-size {} --max-size {}", o.min_size, o.max_size);
   for (const auto& a : o.verilator_args) repro_flags += fmt::format(" --verilator-arg {}", a);
+  // The model is built (on first use) or found before the first seed, so that a missing model is
+  // this command's error, not a seed's failure.
+  if (o.backend != "golden") {
+    try {
+      tsm::rtl::ensure_gpu_model(o.config, o.mutant != 0 ? tsm::rtl::ModelKind::Mutant : tsm::rtl::ModelKind::Rtl);
+    } catch (const std::exception& e) {
+      fail(e.what());
+    }
+  }
   if (o.level == "ptx") {
     if (!o.exclude.empty() || o.min_size != rg::RandomOptions{}.min_size || o.max_size != rg::RandomOptions{}.max_size)
       fail("--exclude, --min-size and --max-size apply to --level native only");

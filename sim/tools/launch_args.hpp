@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -44,6 +45,7 @@ struct LaunchOptions {
   std::string frontend = "auto";
   uint64_t budget = 200'000'000;
   std::vector<std::string> args;
+  std::vector<std::string> prints;  // --print N[:TYPE[:COUNT]]
   WaveOptions wave;
   std::string port = "/dev/ttyUSB0";  // board: the UART's serial port
   uint32_t baud = 3000000;
@@ -56,20 +58,50 @@ void declare_board_options(CLI::App& app, std::string& port, uint32_t& baud, dou
 /// Declares launch's options on `launch`, bound to `o` (`backend_help` describes --backend).
 void declare_launch_options(CLI::App& launch, LaunchOptions& o, const std::string& backend_help);
 
+/// The element types of generated buffers and of --print / dump.
+enum class ElemType { I32, U32, F32 };
+
+/// "i32", "u32" or "f32" -> the type; nullopt for anything else.
+std::optional<ElemType> parse_elem_type(const std::string& text);
+
 /// One --arg, decoded. Scalars carry their little-endian bytes in `bits` (4 or 8 of them).
 struct LaunchArg {
-  enum class Kind { I32, U32, F32, I64, U64, Buf, Zeros };
+  enum class Kind { I32, U32, F32, I64, U64, Buf, Zeros, Iota, Fill, Rand };
   Kind kind = Kind::U32;
   std::string spec;      // the --arg text, for messages
-  uint64_t bits = 0;     // scalar value
+  uint64_t bits = 0;     // scalar value; fill: the element's bits
   std::string in_file;   // buf: the file that fills the buffer
-  uint64_t bytes = 0;    // zeros: the buffer's size (> 0)
-  std::string out_file;  // buf, zeros: where the buffer goes after the launch ("" = nowhere)
+  uint64_t bytes = 0;    // zeros, iota, fill, rand: the buffer's size (> 0)
+  std::string out_file;  // buf, zeros, iota, fill, rand: where the buffer goes after the launch ("" = nowhere)
+  ElemType elem = ElemType::U32;  // iota, fill, rand: the elements' type
+  uint64_t count = 0;             // iota, fill, rand: the number of elements
+  uint64_t seed = 1;              // rand: the generator's seed
 };
+
+/// The initial bytes of a generated buffer (iota, fill, rand), little-endian: iota i = i; fill all
+/// equal to the value; rand from std::mt19937 seeded with `seed`, i32 and u32 over their whole
+/// range, f32 uniform in [-1, 1) on a 2^-23 grid (docs/runtime.md, Command line).
+std::vector<uint8_t> generate_buffer(const LaunchArg& arg);
+
+/// One --print: the 1-based position of a buffer argument, its element type and how many to show.
+struct PrintSpec {
+  std::string spec;
+  size_t arg = 0;
+  ElemType elem = ElemType::U32;
+  uint64_t count = 16;
+};
+
+/// "N[:TYPE[:COUNT]]" (TYPE i32, u32, f32, default the generated type or u32; COUNT default 16, 0 = all).
+PrintSpec parse_print(const std::string& text, const std::vector<LaunchArg>& args);
+
+/// `count` elements (all when 0) of `data` as typed values, 8 to a line, each line led by the
+/// index of its first element; a float as the shortest text that reads back to it.
+std::string format_elements(const std::vector<uint8_t>& data, ElemType elem, uint64_t count);
 
 struct LaunchPlan {
   Dim3 grid, block;
   std::vector<LaunchArg> args;
+  std::vector<PrintSpec> prints;
 };
 
 /// A command line that means nothing: the message is what the user sees after "error: ".

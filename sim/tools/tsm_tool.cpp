@@ -7,6 +7,7 @@
 #include "cmd_config.hpp"
 #include "cmd_isa.hpp"
 #include "cmd_launch.hpp"
+#include "cmd_models.hpp"
 #include "cmd_random.hpp"
 
 int main(int argc, char** argv) {
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
   add_compile_command(app);
   add_random_command(app);
   add_bench_command(app);
+  add_models_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

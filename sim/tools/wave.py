@@ -282,6 +282,11 @@ def wave_area_width(width: int, signals_width: int, sst: bool = False, sst_width
     return max(50, width - signals_width - side)
 
 
+def gtkwave_time_factor(timescale: int) -> int:
+    """GTKWave's time unit per FST time unit: 1, 10 or 100 (an FST of 100 ps counts in ps there)."""
+    return 10 ** (timescale - 3 * math.floor(timescale / 3))
+
+
 def zoom_for(span: int, wave_px: int) -> float:
     """GTKWave zoom value that shows at least `span` time units in `wave_px` pixels."""
     per_frame = max(1, math.ceil(max(1, span) * _PIXELS_PER_FRAME / wave_px))
@@ -326,12 +331,12 @@ def write_gtkw(path: PathLike, fst_path: PathLike,
             by_base.setdefault(_RANGE_RE.sub("", n), n)
     flt = {_RANGE_RE.sub("", k): v for k, v in (filters or {}).items()}
 
+    try:
+        hdr = fst_header(fst_abs)
+    except (OSError, WaveToolError):
+        hdr = None
     if time_range is None:
-        try:
-            hdr = fst_header(fst_abs)
-            time_range = (hdr["start"], hdr["end"])
-        except (OSError, WaveToolError):
-            time_range = (0, 0)
+        time_range = (hdr["start"], hdr["end"]) if hdr else (0, 0)
     t0, t1 = int(time_range[0]), int(time_range[1])
     if t1 < t0:
         raise ValueError(f"time_range {time_range}: end before start")
@@ -339,6 +344,12 @@ def write_gtkw(path: PathLike, fst_path: PathLike,
         marker = t0
     if len(named_markers) > 26:
         raise ValueError("at most 26 named markers (A..Z)")
+    # A save file counts time in GTKWave's own unit, the FST's timescale without its 10x or 100x
+    # (100 ps -> ps): times in FST units are scaled by that factor.
+    scale = gtkwave_time_factor(hdr["timescale"]) if hdr else 1
+    t0, t1 = t0 * scale, t1 * scale
+    marker = marker * scale if marker >= 0 else marker
+    named_markers = [m * scale for m in named_markers]
     width, height = int(size[0]), int(size[1])
     zoom = zoom_for(t1 - t0, wave_area_width(width, signals_width, sst))
 
@@ -866,8 +877,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--out-dir", required=True)
     p.set_defaults(func=_cmd_filters)
 
-    def view_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--filters", required=True, help="directory of the translate filters (build/gen/wave)")
+    def view_options(p: argparse.ArgumentParser, filters_help: str) -> None:
+        p.add_argument("--filters", required=True, help=filters_help)
         p.add_argument("--warps", help="warp slots to show, e.g. 0-3,8 (default: all; the first four open)")
         p.add_argument("--sms", help="SMs to show, e.g. 0 (default: all)")
         p.add_argument("--groups", help="signal groups to show: issue, stalls, memory, warps (default: all)")
@@ -877,17 +888,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p = sub.add_parser("view", help="write the .gtkw view of a TeslaSM trace")
     p.add_argument("--fst", required=True)
     p.add_argument("--out", help="the .gtkw (default: next to the trace)")
-    view_options(p)
+    view_options(p, "directory of the translate filters (build/gen/wave)")
     p.set_defaults(func=_cmd_view)
 
-    p = sub.add_parser("open", help="open a TeslaSM trace in GTKWave with its generated view (./tsm wave)")
+    p = sub.add_parser("open", prog="./tsm wave", help="open a TeslaSM trace in GTKWave with its generated view (./tsm wave)")
     p.add_argument("fst", help="the trace (./tsm run|launch ... --trace FILE.fst)")
     p.add_argument("--view", help="an existing .gtkw to use instead of generating one")
     p.add_argument("--png", help="render the view headless (Xvfb) to this PNG instead of opening GTKWave")
     p.add_argument("--width", type=int, default=1600)
     p.add_argument("--height", type=int, default=900)
     p.add_argument("--timeout", type=float, default=60.0, help="--png: seconds (default 60)")
-    view_options(p)
+    # ./tsm wave passes the build's filters itself: not an option a user gives.
+    view_options(p, argparse.SUPPRESS)
     p.set_defaults(func=_cmd_open)
 
     args = ap.parse_args(argv)

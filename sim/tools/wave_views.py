@@ -173,6 +173,6 @@ def make_view(fst, filters_dir, gtkw, warps=None, sms=None, clocks=None, open_wa
         start = max(min(10 * clocks[0], end - 10), head["start"])
         time_range = (start, end)
     wave.write_gtkw(gtkw, fst, groups, time_range=time_range, size=size,
-                    comment="TeslaSM debug signals (docs/waveforms.md); one clock is 10 ns")
+                    comment="TeslaSM debug signals (docs/waveforms.md); one clock is 1 ns")
 
 

@@ -121,6 +121,8 @@ def test_signals(args):
 
         # Issue clocks in the FST == timeline slices == commit-log RETIRE events, warp by warp.
         head = wave.fst_header(fst)
+        check(head["timescale"] == -10, f"{program}: the FST counts in 100 ps, ten to a clock, so a clock reads as 1 ns "
+              f"(timescale 10^{head['timescale']} s)")
         first, last = head["start"] // 10, head["end"] // 10
         wanted = set()
         for scope, slots in scopes:
@@ -128,6 +130,7 @@ def test_signals(args):
             wanted |= {f"{scope}.g_dbg_warp[{w}].{n}" for w in slots for n in ("state", "depth")}
         values = vcd_values(fst, wanted)
         issued = collections.Counter()
+        issue_clocks = collections.defaultdict(list)
         opcodes_seen = set()
         for sm, (scope, slots) in enumerate(scopes):
             issue = per_clock(values[f"{scope}.dbg_issue"], first, last)
@@ -136,20 +139,49 @@ def test_signals(args):
             for i, v in enumerate(issue):
                 if v:
                     issued[(sm, warp[i])] += 1
+                    issue_clocks[(sm, warp[i])].append(first + i)
                     opcodes_seen.add(opcode[i])
         check(issued == retires, f"{program}: the clocks with dbg_issue high are the commit log's RETIREs warp by warp "
               f"({sum(issued.values())} issued, {total} retired)")
         check(opcodes_seen <= set(isa), f"{program}: dbg_opcode shows only opcodes of the ISA table")
 
         doc = json.loads(timeline.read_text())
+        check(doc["displayTimeUnit"] == "ns" and doc["otherData"]["time_base"] == "1 ns = 1 clock of the GPU",
+              f"{program}: the timeline's time base is the waveform's, a nanosecond a clock")
         slices = [e for e in doc["traceEvents"] if e.get("ph") == "X"]
-        per_track = collections.Counter((e["pid"], e["tid"]) for e in slices)
+        clock = lambda t: round(t * 1000)  # timestamps are microseconds: 1 ns = 1 clock
+        per_warp = collections.Counter((e["pid"], e["args"]["warp"]) for e in slices)
         check(len(slices) == total, f"{program}: the timeline has one slice per retired instruction ({len(slices)} vs {total})")
-        check(per_track == retires, f"{program}: the timeline's tracks hold each warp's instructions")
-        check(all(e["name"] in isa.values() and e["dur"] >= 1 for e in slices),
+        check(per_warp == retires, f"{program}: the timeline's tracks hold each warp's instructions")
+        slice_issues = collections.defaultdict(list)
+        for e in slices:
+            slice_issues[(e["pid"], e["args"]["warp"])].append(clock(e["ts"]))
+        check({k: sorted(v) for k, v in slice_issues.items()} == {k: sorted(v) for k, v in issue_clocks.items()},
+              f"{program}: each slice starts at the clock the waveform shows its warp's issue")
+        check(all(e["name"] in isa.values() and clock(e["dur"]) >= 1 for e in slices),
               f"{program}: every slice is named by its mnemonic and lasts at least a clock")
         names = {(e["pid"], e["tid"]): e["args"]["name"] for e in doc["traceEvents"] if e.get("name") == "thread_name"}
-        check(all(names.get(k) == f"warp {k[1]}" for k in per_track), f"{program}: one named track per warp")
+        check(all(names.get((e["pid"], e["tid"])) == ("warp {}".format(e["args"]["warp"]) if e["args"]["row"] == 0 else
+                                                    "warp {} +{}".format(e["args"]["warp"], e["args"]["row"]))
+                  for e in slices), f"{program}: each warp's tracks are named after it")
+        # The Chrome trace format wants the complete slices of one track nested or apart, never
+        # overlapping (Perfetto draws overlapping ones wrong): a warp's pipelined instructions take
+        # as many rows as overlap.
+        by_track = collections.defaultdict(list)
+        for e in slices:
+            by_track[(e["pid"], e["tid"])].append((clock(e["ts"]), clock(e["ts"]) + clock(e["dur"])))
+        overlaps = 0
+        for spans in by_track.values():
+            stack = []
+            for start, end in sorted(spans, key=lambda x: (x[0], -x[1])):
+                while stack and stack[-1] <= start:
+                    stack.pop()
+                if stack and end > stack[-1]:
+                    overlaps += 1
+                stack.append(end)
+        check(overlaps == 0, f"{program}: no two slices of a track overlap without nesting ({overlaps} do)")
+        check(any(e["args"]["row"] > 0 for e in slices),
+              f"{program}: some instructions of a warp overlap in time (pipelined issue) and take a second row")
         counters = {e["name"] for e in doc["traceEvents"] if e.get("ph") == "C"}
         check({"executed lanes", "stalls"} <= counters, f"{program}: counters of executed lanes and stalls ({counters})")
 
