@@ -15,8 +15,8 @@ trap 'rm -rf "$OUT"' EXIT
 section() { printf '\n== %s\n' "$*"; }
 
 echo "TeslaSM demo: a CUDA kernel compiled and checked on the golden model first, then the same kernel"
-echo "on the SM's RTL in lockstep. The first time, ./tsm builds the tools (about 3 minutes on 2 cores)"
-echo "before the first result and the RTL model of small (about 3 more) before the RTL section."
+echo "on the SM's RTL in lockstep. The first time, ./tsm builds the tools (about 2 minutes on 2 cores)"
+echo "before the first result and the RTL model of small (about 1 more) before the RTL section."
 
 section "CUDA C (firmware/cuda/saxpy.cu) compiled by the project's toolchain, run on the golden model, checked against C++"
 "$BIN/tsm-tool" run saxpy --config g80
