@@ -109,6 +109,13 @@ def same_default(stated: str, code: str | None) -> bool:
     return norm(stated) == norm(code)
 
 
+def command_name(words: re.Match) -> str:
+    """"run", or "fpga build" for the fpga subcommands, from a match of (word)(?: (word))?."""
+    if words.group(1) == "fpga" and words.group(2):
+        return f"fpga {words.group(2)}"
+    return words.group(1)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", type=Path, required=True)
@@ -160,10 +167,7 @@ def main() -> int:
     for row in rows:
         cells = row.split(" | ")
         synopsis = cells[0]
-        words = re.match(r"\| `\./tsm ([a-z-]+)(?: ([a-z-]+))?", synopsis)
-        command = words.group(1)
-        if command == "fpga" and words.group(2):
-            command = f"fpga {words.group(2)}"
+        command = command_name(re.match(r"\| `\./tsm ([a-z-]+)(?: ([a-z-]+))?", synopsis))
         options = code_options(command)
         if options is None:
             continue
@@ -191,9 +195,7 @@ def main() -> int:
         m = re.match(r"  ([a-z][a-z0-9-]*)(?: ([a-z]+))?", entry)
         if not m:
             continue
-        command = m.group(1)
-        if command == "fpga" and m.group(2):
-            command = f"fpga {m.group(2)}"
+        command = command_name(m)
         options = code_options(command)
         if options is None:
             continue
