@@ -26,6 +26,9 @@ import time
 from pathlib import Path
 
 STATUS = re.compile(r"^\[(\d+)/(\d+)\] ")
+# Steps of CMake's own that run on every build (globs re-checked, the build files regenerated): a
+# build of nothing else is up to date, and says nothing.
+BOOKKEEPING = ("Re-checking globbed directories", "Re-running CMake")
 PLAIN_INTERVAL_S = 15.0  # a log gets at most one line this often as steps finish
 PLAIN_QUIET_S = 60.0     # and one this often while a long step runs
 
@@ -50,6 +53,7 @@ class Progress:
         self.shown = False
         self.done = 0
         self.total = 0
+        self.real_steps = 0  # steps that build something (not CMake's own checks)
         self.lock = threading.Lock()
         self.stopped = threading.Event()
         # One step can take minutes (a model's C++): the elapsed time moves on between steps, every
@@ -68,15 +72,17 @@ class Progress:
                 if self.tty and self.shown:
                     self.stream.write("\r\033[K" + self.line())
                     self.stream.flush()
-                elif not self.tty and self.total and time.monotonic() - self.last_plain >= PLAIN_QUIET_S:
+                elif not self.tty and self.real_steps and time.monotonic() - self.last_plain >= PLAIN_QUIET_S:
                     self.stream.write(self.line() + "\n")
                     self.stream.flush()
                     self.last_plain = time.monotonic()
 
-    def update(self, done: int, total: int) -> None:
+    def update(self, done: int, total: int, show: bool = True) -> None:
         with self.lock:
             self.done, self.total = done, total
             now = time.monotonic()
+            if not show:
+                return
             if self.tty:
                 self.stream.write("\r\033[K" + self.line())
                 self.stream.flush()
@@ -92,7 +98,7 @@ class Progress:
         took = elapsed(time.monotonic() - self.start)
         if self.tty and self.shown:
             self.stream.write("\r\033[K")
-        if ok and self.total:
+        if ok and self.real_steps:
             self.stream.write(f"tsm: built {self.what} ({self.total} targets, {took})\n")
         self.stream.flush()
 
@@ -116,7 +122,9 @@ def ninja(build: Path, targets: list[str], jobs: int, progress: Progress, log) -
             log.write(text)
             m = STATUS.match(text)
             if m:
-                progress.update(int(m.group(1)), int(m.group(2)))
+                real = not text[m.end():].startswith(BOOKKEEPING)
+                progress.real_steps += real
+                progress.update(int(m.group(1)), int(m.group(2)), show=real or progress.real_steps > 0)
         proc.wait()
     log.flush()
     return proc.returncode == 0

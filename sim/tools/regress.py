@@ -174,7 +174,7 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
             if sized(prog, "tiny"):
                 cases.append(suite_case(prog, "tiny", block, frontend, True))
     cases += random_cases("tiny", 5001, 10, False)
-    # 60 runs of random PTX kernels (translator, golden model against the reference evaluation, RTL
+    # 50 runs of random PTX kernels (translator, golden model against the reference evaluation, RTL
     # in lockstep). A seed's kernel is the same on every configuration, so seeds 1-20 run on three
     # models (small with 2 SMs and 1, g80) and must give the same memory on each.
     cases += random_ptx_cases("small", 1, 20, False)
@@ -183,8 +183,8 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
     cases += saved_cases()
 
     # --full adds: every tested shape of every kernel on small (2 SMs and 1), g80 and gt200 that the
-    # configuration allows (small: at most 256 threads a block), the assembly on g80, 460 more native
-    # random kernels and 300 runs of random PTX kernels.
+    # configuration allows (small: at most 256 threads a block), the assembly on g80, mathlib and
+    # localarray at full size, 510 more native random kernels and 310 runs of random PTX kernels.
     have = {c.name for c in cases}
     limit = {config: max_threads_per_block(tool, config) for config in ("small", "g80", "gt200")}
     for prog in names:
@@ -511,8 +511,8 @@ def main() -> int:
     level = ap.add_mutually_exclusive_group()
     level.add_argument("--quick", action="store_true", help="the cases ./tsm test runs (the default)")
     level.add_argument("--full", action="store_true",
-                       help="add every tested launch shape on small (2 SMs and 1), g80 and gt200, 460 more random kernels and "
-                            "300 more runs of random PTX kernels")
+                       help="add every tested launch shape on small (2 SMs and 1), g80 and gt200, 510 more random kernels and "
+                            "310 more runs of random PTX kernels")
     level.add_argument("--full-only", action="store_true", help="only the cases --full adds to --quick")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="cases run at once (default: the cores)")
     ap.add_argument("--junit", metavar="FILE", help="write the results as JUnit XML")
@@ -601,8 +601,8 @@ def main() -> int:
     # first case; the cases themselves then only load them.
     if env.pop("TSM_BUILD_COMMAND", None):
         models = sorted({c.config + (":mutant" if a.mutant else "") for c in cases})
-        build = [arg for m in models for arg in ("--build", m)]
-        if build and subprocess.run([tool, "models"] + build).returncode != 0:
+        build_args = [arg for m in models for arg in ("--build", m)]
+        if build_args and subprocess.run([tool, "models"] + build_args).returncode != 0:
             print("regress: the models the cases need could not be built (see above)", file=sys.stderr)
             return 2
     if a.coverage is not None:
