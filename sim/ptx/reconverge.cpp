@@ -284,26 +284,36 @@ void loops(MFunction& f, const std::string& file) {
   }
 }
 
-void regions(MFunction& f, const std::string& file) {
-  struct Region {
-    int branch;
-    int join;
-    size_t size;
-  };
-  const auto pdom = dominators(f, true);
-  const size_t n = f.blocks.size();
-  // Loop bodies: a branch inside a loop whose paths only meet outside it needs no SSY (its lanes
-  // that leave wait at the loop's PBK; the others go round again), and an SSY there would be
-  // pushed again on every iteration.
+// The loop bodies of the CFG as it is now, one per header.
+std::vector<Set> loop_bodies(const MFunction& f) {
+  const auto dom = dominators(f, false);
+  std::set<int> headers;
+  for (size_t u = 0; u < f.blocks.size(); ++u)
+    for (int h : successors(f, static_cast<int>(u)))
+      if (dom[u][static_cast<size_t>(h)]) headers.insert(h);
   std::vector<Set> bodies;
-  {
-    const auto dom = dominators(f, false);
-    std::set<int> headers;
-    for (size_t u = 0; u < n; ++u)
-      for (int h : successors(f, static_cast<int>(u)))
-        if (dom[u][static_cast<size_t>(h)]) headers.insert(h);
-    for (int h : headers) bodies.push_back(natural_loop(f, dom, h));
-  }
+  for (int h : headers) bodies.push_back(natural_loop(f, dom, h));
+  return bodies;
+}
+
+// A divergent branch's reconvergence region: the blocks on its paths to its join (the immediate
+// post-dominator). `shared`: nested in a larger region with the same join, so it gets no SSY of
+// its own (its paths end at the outer region's SYNCs).
+struct Region {
+  int branch;
+  int join;
+  Set nodes;  // reach(branch, join)
+  bool shared = false;
+};
+
+// The divergent branches that get a reconvergence region, smallest region first: a branch that is
+// not bra.uni, whose paths meet before the threads exit, and inside every loop that contains it (a
+// branch inside a loop whose paths only meet outside it needs no SSY: its lanes that leave wait at
+// the loop's PBK, the others go round again, and an SSY there would be pushed on every iteration).
+std::vector<Region> divergent_regions(const MFunction& f) {
+  const auto pdom = dominators(f, true);
+  const auto bodies = loop_bodies(f);
+  const size_t n = f.blocks.size();
   std::vector<Region> rs;
   for (size_t b = 0; b < n; ++b) {
     const MBlock& blk = f.blocks[b];
@@ -312,31 +322,123 @@ void regions(MFunction& f, const std::string& file) {
     if (p < 0 || p == static_cast<int>(n)) continue;  // the paths only meet when the threads exit
     if (std::any_of(bodies.begin(), bodies.end(), [&](const Set& body) { return body[b] && !body[static_cast<size_t>(p)]; }))
       continue;
-    const Set nodes = reach(f, static_cast<int>(b), p);
-    rs.push_back({static_cast<int>(b), p, static_cast<size_t>(std::count(nodes.begin(), nodes.end(), true))});
+    rs.push_back({static_cast<int>(b), p, reach(f, static_cast<int>(b), p)});
   }
-  std::stable_sort(rs.begin(), rs.end(), [](const Region& a, const Region& b) { return a.size < b.size; });
+  auto size = [](const Region& r) { return std::count(r.nodes.begin(), r.nodes.end(), true); };
+  std::stable_sort(rs.begin(), rs.end(), [&](const Region& a, const Region& b) { return size(a) < size(b); });
   // A region nested in a larger one with the same join needs no SSY of its own: its paths end at
   // the outer region's SYNCs, each popping the entry its divergent branch pushed, and the last
   // pops the outer SSY. (An unrolled loop with an early exit per iteration would otherwise nest
   // one SSY per iteration and overflow the stack.) Not where lanes leave a loop inside it.
-  std::vector<bool> shared(rs.size(), false);
   for (size_t i = 0; i < rs.size(); ++i) {
-    const Set inner = reach(f, rs[i].branch, rs[i].join);
     bool leaves_loop = false;
-    for (size_t b = 0; b < inner.size(); ++b)
-      if (inner[b]) leaves_loop |= f.blocks[b].exit == MBlock::Exit::Break || !f.blocks[b].side_exits.empty();
+    for (size_t b = 0; b < n; ++b)
+      if (rs[i].nodes[b]) leaves_loop |= f.blocks[b].exit == MBlock::Exit::Break || !f.blocks[b].side_exits.empty();
     if (leaves_loop) continue;
-    for (size_t j = i + 1; j < rs.size() && !shared[i]; ++j)
-      if (rs[j].join == rs[i].join && rs[j].branch != rs[i].branch &&
-          reach(f, rs[j].branch, rs[j].join)[static_cast<size_t>(rs[i].branch)])
-        shared[i] = true;
+    for (size_t j = i + 1; j < rs.size() && !rs[i].shared; ++j)
+      if (rs[j].join == rs[i].join && rs[j].branch != rs[i].branch && rs[j].nodes[static_cast<size_t>(rs[i].branch)])
+        rs[i].shared = true;
   }
+  return rs;
+}
+
+// Makes every reconvergence region single-entry. A region is the blocks on the paths from a
+// divergent branch to its join; its paths end in SYNC, which pops the entry the branch's SSY (or
+// an enclosing one) pushed. A block of the region that is also reached from outside it — clang
+// lets a switch's `default` arm be both the end of one compare chain and the fall-through of
+// another — would run that SYNC for lanes that never passed the branch, popping an entry that is
+// not theirs (the lanes jump to the outer join and skip the code in between). Such a block, with
+// everything of the region it leads to, is copied for the outside predecessors (node splitting),
+// and the regions are found again, until none has a side entry. Back edges into a loop header are
+// not side entries (the loop's own PBK/BRK govern those lanes).
+void split_side_entries(MFunction& f, const std::string& file) {
+  size_t budget = 0;
+  for (const auto& b : f.blocks) budget += b.insts.size() + 1;
+  budget = std::max<size_t>(4 * budget, 4096);  // copies allowed, in instructions
+  size_t copied = 0;
+  for (;;) {
+    const size_t n = f.blocks.size();
+    const auto dom = dominators(f, false);
+    std::vector<std::vector<int>> preds(n);
+    for (size_t b = 0; b < n; ++b)
+      for (int s : successors(f, static_cast<int>(b))) preds[static_cast<size_t>(s)].push_back(static_cast<int>(b));
+    // Smallest first: an inner region's side entry is mended before the outer one looks at it. A
+    // shared region may be entered from anywhere in the region that holds its SSY (every path
+    // there ends at one SYNC whichever of its branches it passed); entries from outside that
+    // region are side entries of the outer region too.
+    bool split = false;
+    const std::vector<Region> rs = divergent_regions(f);
+    // Lanes from q that enter a region with join p end at one of its SYNCs into p. That is right
+    // when q lies in a region with the same join (one SYNC per path of that region, whichever
+    // entry it pops: every entry pushed there leads to a path or a SYNC stub ending at p, and the
+    // outermost SSY is popped last); from anywhere else the lanes pop an entry that is not theirs.
+    auto same_join = [&](int q, int join) {
+      return std::any_of(rs.begin(), rs.end(), [&](const Region& o) { return o.join == join && o.nodes[static_cast<size_t>(q)]; });
+    };
+    for (const Region& r : rs) {
+      if (r.shared) continue;
+      const int branch = r.branch, join = r.join;
+      const Set& nodes = r.nodes;
+      for (size_t x = 0; x < n && !split; ++x) {
+        if (!nodes[x] || static_cast<int>(x) == branch) continue;
+        std::vector<int> outside;
+        for (int q : preds[x])
+          if (!nodes[static_cast<size_t>(q)] && !dom[static_cast<size_t>(q)][x] && !same_join(q, join)) outside.push_back(q);
+        if (outside.empty()) continue;
+        // Copy x and the blocks of the region it reaches; the outside predecessors go to the copy.
+        const Set part = reach(f, static_cast<int>(x), join, &nodes);
+        std::vector<int> copy(n, -1);
+        for (size_t b = 0; b < n; ++b) {
+          if (!part[b]) continue;
+          MBlock c = f.blocks[b];
+          c.label += "$split";
+          copied += c.insts.size() + 1;
+          copy[b] = append_block(f, std::move(c));
+        }
+        if (copied > budget)
+          fail(file, f.blocks[static_cast<size_t>(branch)].branch_loc,
+               "the control flow needs too many blocks copied to give every divergent branch a single-entry reconvergence region "
+               "(irreducible or heavily shared code)");
+        auto map = [&](int& t) {
+          if (t >= 0 && static_cast<size_t>(t) < n && copy[static_cast<size_t>(t)] >= 0) t = copy[static_cast<size_t>(t)];
+        };
+        for (size_t b = n; b < f.blocks.size(); ++b) {
+          MBlock& c = f.blocks[b];
+          map(c.taken);
+          map(c.fall);
+          for (int& s : c.side_exits) map(s);
+          for (auto& m : c.insts) map(m.target);
+        }
+        for (int q : outside) {
+          MBlock& qb = f.blocks[static_cast<size_t>(q)];
+          const int to = copy[x];
+          if (qb.taken == static_cast<int>(x) && qb.exit != MBlock::Exit::Fall) qb.taken = to;
+          if (qb.fall == static_cast<int>(x) && (qb.exit == MBlock::Exit::Fall || qb.exit == MBlock::Exit::Branch)) qb.fall = to;
+          for (int& s : qb.side_exits)
+            if (s == static_cast<int>(x)) s = to;
+          for (auto& m : qb.insts)
+            if (m.target == static_cast<int>(x)) m.target = to;
+        }
+        // A loop outside the region that is left into x: its lanes continue where its PBK says.
+        for (size_t b = 0; b < n; ++b)
+          if (!nodes[b])
+            for (auto& m : f.blocks[b].insts)
+              if (m.target == static_cast<int>(x) && m.info && std::string_view(m.info->mnemonic) == "PBK") m.target = copy[x];
+        split = true;
+      }
+      if (split) break;
+    }
+    if (!split) return;
+  }
+}
+
+void regions(MFunction& f, const std::string& file) {
+  const std::vector<Region> rs = divergent_regions(f);
   for (size_t ri = 0; ri < rs.size(); ++ri) {  // inner regions first
-    if (shared[ri]) continue;
     const Region& r = rs[ri];
+    if (r.shared) continue;
     const int p = r.join;
-    const Set nodes = reach(f, r.branch, p);
+    const Set nodes = reach(f, r.branch, p);  // again: inner regions' stubs were added
     f.blocks.reserve(f.blocks.size() + 1);  // get_stub() appends; references below stay valid
     int stub = -1;
     auto get_stub = [&] {
@@ -419,6 +521,7 @@ void prune_unreachable(MFunction& f) {
 void reconverge(MFunction& f, const std::string& file) {
   prune_unreachable(f);
   loops(f, file);
+  split_side_entries(f, file);
   regions(f, file);
 }
 

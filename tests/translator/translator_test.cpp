@@ -392,6 +392,89 @@ TEST_P(Compiled, LoopWithSeveralExitTargets) {
   }
 }
 
+// Switch arms that share blocks between compare chains, early returns among them (the sw7 kernel:
+// clang's PTX used to leave the `default` lanes' results unwritten).
+TEST_P(Compiled, SwitchesWithSharedArmsAndEarlyReturns) {
+  const auto mod = load("switches");
+  const uint32_t n = 515;
+  std::vector<int32_t> in(n);
+  for (auto& x : in) x = static_cast<int32_t>(rng_());
+  for (uint32_t i = 0; i < 20; ++i) in[i] = static_cast<int32_t>(i) - 10;  // small values of both signs
+  const int32_t marker = 0x7eadbeef;
+  {
+    const auto dout = upload(std::vector<int32_t>(n, marker));
+    rt_.launch(mod, "sw7", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().ptr(upload(in)).ptr(dout).i32(static_cast<int32_t>(n)));
+    const auto out = download<int32_t>(dout, n);
+    uint32_t defaults = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const int32_t v = in[i];
+      int32_t r = 0;
+      bool store = true;
+      switch (((v % 7) + 7) % 7) {
+        case 0: r = 10; break;
+        case 1: r = 11; break;
+        case 2: r = 12; break;
+        case 3: r = 13; break;
+        case 4: r = static_cast<int32_t>(0u - static_cast<uint32_t>(v)); break;
+        case 5: store = false; break;
+        default:
+          ++defaults;
+          for (int k = 0; k < 3; ++k)
+            if (!((v >> k) & 1)) r += 1 << k;
+      }
+      const int32_t want = store ? static_cast<int32_t>(static_cast<uint32_t>(r) + i) : marker;
+      ASSERT_EQ(out[i], want) << "sw7, thread " << i << ", v " << v;
+    }
+    EXPECT_GT(defaults, 20u);
+  }
+  {
+    std::vector<uint32_t> uin(in.begin(), in.end());
+    const auto dout = upload(std::vector<uint32_t>(n, 1u));
+    rt_.launch(mod, "fallthrough", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().ptr(upload(uin)).ptr(dout).i32(static_cast<int32_t>(n)));
+    const auto out = download<uint32_t>(dout, n);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t v = uin[i];
+      uint32_t r = v, want;
+      switch (v % 11u) {
+        case 1: r ^= 0x55u; r += 3u; want = r; break;
+        case 2: r += 3u; want = r; break;
+        case 4: want = (v & 0x100u) ? 1u : r * 5u - 7u; break;
+        case 6: want = r - 7u; break;
+        case 8: want = 0xdeadu; break;
+        case 9:
+        case 10: want = ~r; break;
+        default: want = (r << 3) | (r >> 29); break;
+      }
+      ASSERT_EQ(out[i], want) << "fallthrough, thread " << i << ", v " << v;
+    }
+  }
+  {
+    const int32_t m = 9;
+    const auto dout = upload(std::vector<int32_t>(n, marker));
+    rt_.launch(mod, "loopswitch", grid_for(n), Dim3{block(), 1, 1},
+               KernelArgs().ptr(upload(in)).ptr(dout).i32(static_cast<int32_t>(n)).i32(m));
+    const auto out = download<int32_t>(dout, n);
+    for (uint32_t i = 0; i < n; ++i) {
+      int32_t acc = 0, want = 0;
+      bool returned = false;
+      for (int32_t k = 0; k < m && !returned; ++k) {
+        const int32_t v = in[(i + static_cast<uint32_t>(k)) % n];
+        const int c = (v & 7) == 0 ? 1 : (v & 7) == 3 ? (v > 0 ? 2 : 3) : (v & 7) == 5 ? 4 : 0;
+        if (c == 1) continue;
+        if (c == 2) acc = static_cast<int32_t>(static_cast<uint32_t>(acc) + static_cast<uint32_t>(v));
+        else if (c == 3) {
+          acc -= 3;
+          if (acc < -20) { want = -1; returned = true; break; }
+        } else if (c == 4) k = m;
+        else acc ^= k;
+        acc += 1;
+      }
+      if (!returned) want = acc;
+      ASSERT_EQ(out[i], want) << "loopswitch, thread " << i;
+    }
+  }
+}
+
 TEST_P(Compiled, UnrolledLoopWithAnEarlyExitPerIteration) {
   const auto mod = load("unrolled");
   const uint32_t n = 500;
