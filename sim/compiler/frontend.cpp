@@ -206,10 +206,15 @@ std::vector<std::string> clang_command(const std::string& clang, const std::stri
                                        const FrontendOptions& options) {
   // -std=c++17: nvcc 13's default dialect, so that kernels compile the same with both.
   const std::string header = (fs::path(cuda_include_dir()) / "tsm_cuda.h").string();
+  // include/unsupported/: stubs of the CUDA headers of what TeslaSM does not support (half
+  // precision, cooperative groups), searched before the system's directories, where a CUDA SDK's
+  // own headers may lie (/usr/local/include) and fail on tsm_cuda.h's definitions instead.
+  const std::string stubs = (fs::path(cuda_include_dir()) / "unsupported").string();
   // clang-format off
   std::vector<std::string> argv = {
       clang, "-x", "cuda", "--cuda-device-only", kClangArch, "--cuda-path=" + empty_cuda.string(),
-      "-nocudainc", "-nocudalib", "-std=c++17", "-O2", "-S", "-o", out.string(), "-include", header};
+      "-nocudainc", "-nocudalib", "-std=c++17", "-O2", "-S", "-o", out.string(), "-include", header,
+      "-isystem", stubs};
   // clang-format on
   for (auto& f : common_flags(options)) argv.push_back(std::move(f));
   argv.push_back(source_argument(cu_file));

@@ -34,6 +34,7 @@ Compiled compile_file(const std::string& path, const CompileOptions& options) {
   TranslateOptions to;
   to.max_registers = options.max_registers;
   to.config = options.config;
+  to.max_predicates = options.max_predicates;
   TranslateResult r = translate(parse(out.ptx, ptx_name), to);
   out.module = std::move(r.module);
   out.stats = std::move(r.stats);

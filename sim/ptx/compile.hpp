@@ -13,6 +13,7 @@ struct CompileOptions {
   compiler::Frontend frontend = compiler::Frontend::Auto;
   uint32_t max_registers = 128;  // --maxrregcount
   std::string config = "g80";    // the configuration launch bounds are fitted to
+  uint32_t max_predicates = 7;   // fewer only to exercise predicate spilling in tests
 };
 
 struct Compiled {

@@ -309,6 +309,9 @@ Val Lowering::value(const Operand& op, const Type& t) {
         return v;
       }
       auto it = kSpecial.find(op.name);
+      if (it == kSpecial.end() && op.name.rfind("%envreg", 0) == 0)
+        fail(fmt::format("'{}' is the grid-synchronization workspace of cooperative groups (grid.sync()), which is not supported",
+                         op.name));
       if (it == kSpecial.end()) fail(fmt::format("unsupported special register '{}'", op.name));
       v.vreg = temp(t.bits == 64 ? 2 : 1);
       Em e(*this);
@@ -1050,12 +1053,15 @@ void Lowering::int_arith(const Instruction& in) {
       }
       return;
     }
-    const std::string part = wide ? ".WIDE" : hi ? ".HI" : "";
+    // A wide product of 16-bit operands is a 32-bit register: the low word of the 32-bit product
+    // of the extended operands (IMUL.WIDE would write a pair into the register after it).
+    const bool narrow_wide = wide && t.bits <= 16;
+    const std::string part = wide && !narrow_wide ? ".WIDE" : hi ? ".HI" : "";
     const std::string s = sgn ? ".S32" : ".U32";
     if (has(in, "24")) fail(fmt::format("{}24 is not supported yet", op));
     Em e(*this);
     if (mad) {
-      const uint32_t c = vreg_value(in.operands.at(3), wide ? Type{t.kind, 64} : t);
+      const uint32_t c = vreg_value(in.operands.at(3), wide ? Type{t.kind, 2 * t.bits} : t);
       e(fmt::format("IMAD{}{} {}, {}, {}, {}", part, s, e.r(d), e.r(vreg_value(in.operands.at(1), t)), e.b(b), e.r(c)));
     } else {
       e(fmt::format("IMUL{}{} {}, {}, {}", part, s, e.r(d), e.r(vreg_value(in.operands.at(1), t)), e.b(b)));
@@ -1344,8 +1350,10 @@ void Lowering::cvt(const Instruction& in) {
   auto itype = [](const Type& t) { return fmt::format("{}{}", t.kind == Type::Kind::S ? "S" : "U", t.bits); };
   auto ftype = [](const Type& t) { return fmt::format("F{}", t.bits); };
   Em e(*this);
-  if (layout_.soft_f64 && (dt.kind == Type::Kind::F || st.kind == Type::Kind::F) && (dt.bits == 64 || st.bits == 64) &&
-      !(dt.bits == 64 && st.kind == Type::Kind::F && st.bits == 32)) {
+  // Without a DP unit, conversions to or from f64 are sequences (I2F/F2I between f32 and 64-bit
+  // integers are native: only an f64 operand needs one).
+  const bool f64_involved = (dt.kind == Type::Kind::F && dt.bits == 64) || (st.kind == Type::Kind::F && st.bits == 64);
+  if (layout_.soft_f64 && f64_involved && !(dt.bits == 64 && st.kind == Type::Kind::F && st.bits == 32)) {
     const std::string r = rounding(in);
     if (dt.kind == Type::Kind::F && st.kind == Type::Kind::F && dt.bits == 32 && r == ".RN" && ftz.empty() && sat.empty() &&
         sequence("cvt.rn.f32.f64", {a}, {d}))

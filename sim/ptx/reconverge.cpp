@@ -518,6 +518,13 @@ void prune_unreachable(MFunction& f) {
   f.blocks = std::move(kept);
 }
 
+std::vector<int> loop_depths(const MFunction& f) {
+  std::vector<int> depth(f.blocks.size(), 0);
+  for (const Set& body : loop_bodies(f))
+    for (size_t b = 0; b < body.size(); ++b) depth[b] += body[b] ? 1 : 0;
+  return depth;
+}
+
 void reconverge(MFunction& f, const std::string& file) {
   prune_unreachable(f);
   loops(f, file);

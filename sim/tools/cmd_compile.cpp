@@ -42,6 +42,16 @@ void run_compile(const CompileCliOptions& o) {
   try {
     c = tsm::ptx::compile_file(o.input, co);
   } catch (const tsm::ptx::PtxError& e) {
+    // --emit-ptx still writes the PTX the translator refused, for the user to read (and for
+    // sim/tools/regtable.py to give to ptxas): the front end runs again, the translator does not.
+    if (!o.emit_ptx.empty() && std::filesystem::path(o.input).extension() == ".cu") {
+      try {
+        tsm::compiler::FrontendOptions fo;
+        fo.frontend = co.frontend;
+        std::ofstream(o.emit_ptx) << tsm::compiler::cuda_to_ptx(o.input, fo).ptx;
+      } catch (const tsm::compiler::CompileError&) {
+      }
+    }
     fail(e.what());
   } catch (const tsm::compiler::CompileError& e) {
     fail(e.what());
@@ -54,9 +64,13 @@ void run_compile(const CompileCliOptions& o) {
   if (o.listing) fmt::print("{}", tsm::disassemble_module(c.module));
   if (o.stats) {
     fmt::print("{} ({}): {} kernel(s) -> {}\n", o.input, c.frontend, c.stats.size(), out);
-    for (const auto& k : c.stats)
-      fmt::print("  {}: {} registers, {} instructions, {} bytes shared, {} bytes local, {} spilled values ({} bytes)\n",
-                 k.name, k.registers, k.instructions, k.shared_bytes, k.local_bytes, k.spilled, k.spill_bytes);
+    for (const auto& k : c.stats) {
+      std::string extra;
+      if (k.spilled_predicates) extra += fmt::format(", {} predicates kept in registers", k.spilled_predicates);
+      if (k.rematerialized) extra += fmt::format(", {} constants recomputed where used", k.rematerialized);
+      fmt::print("  {}: {} registers, {} instructions, {} bytes shared, {} bytes local, {} spilled values ({} bytes){}\n",
+                 k.name, k.registers, k.instructions, k.shared_bytes, k.local_bytes, k.spilled, k.spill_bytes, extra);
+    }
   }
 }
 
@@ -75,7 +89,7 @@ void add_compile_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--stats", o->stats, "Print registers, spills, instructions, shared and local bytes per kernel");
   cmd->add_flag("-l,--listing", o->listing, "Print the disassembly of the result");
-  cmd->add_option("--emit-ptx", o->emit_ptx, "Also write the PTX the front end produced");
+  cmd->add_option("--emit-ptx", o->emit_ptx, "Also write the PTX the front end produced (also when the translator refuses it)");
   cmd->callback([o] { run_compile(*o); });
 
   auto doc_out = std::make_shared<std::string>();

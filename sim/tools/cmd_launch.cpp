@@ -56,20 +56,35 @@ std::vector<uint8_t> read_file(const std::string& path) {
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
-// A binary (by its magic number), CUDA or PTX (compiled on the fly), or assembly source.
-tsm::Module load_kernel_file(const std::string& path, const std::string& frontend, const std::string& config) {
+// A binary (by its magic number), CUDA or PTX (compiled on the fly), or assembly source. CUDA and
+// PTX are compiled with --maxrregcount when it is given, otherwise with the register budget a block
+// of `block` threads may use on `config` (as ./tsm run does, firmware/host/host.cpp), so that a
+// kernel that needs more spills instead of being refused at the launch.
+tsm::Module load_kernel_file(const LaunchOptions& o, const tsm::config::SmConfig& config, tsm::Dim3 block) {
+  const std::string& path = o.kernel_file;
   const std::vector<uint8_t> bytes = read_file(path);
-  if (bytes.size() >= 4 && bytes[0] == 'T' && bytes[1] == 'S' && bytes[2] == 'M' && bytes[3] == 'B')
-    return tsm::Module::deserialize(bytes, path);
   const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".cu" || ext == ".ptx") {
+  const bool binary = bytes.size() >= 4 && bytes[0] == 'T' && bytes[1] == 'S' && bytes[2] == 'M' && bytes[3] == 'B';
+  if (!binary && (ext == ".cu" || ext == ".ptx")) {
     tsm::ptx::CompileOptions co;
-    co.frontend = frontend == "nvcc" ? tsm::compiler::Frontend::Nvcc
-                  : frontend == "clang" ? tsm::compiler::Frontend::Clang
-                                        : tsm::compiler::Frontend::Auto;
-    co.config = config;
+    co.frontend = o.frontend == "nvcc"    ? tsm::compiler::Frontend::Nvcc
+                  : o.frontend == "clang" ? tsm::compiler::Frontend::Clang
+                                          : tsm::compiler::Frontend::Auto;
+    co.config = o.config;
+    // 0 when the block cannot run on the configuration at all: then the default budget, and the
+    // launch says what is wrong with the block.
+    const uint32_t fits = tsm::max_regs_for_block(config, block);
+    co.max_registers = o.maxrregcount ? o.maxrregcount : fits ? fits : co.max_registers;
     try {
-      return tsm::ptx::compile_file(path, co).module;
+      tsm::ptx::Compiled c = tsm::ptx::compile_file(path, co);
+      const std::string why = o.maxrregcount ? "--maxrregcount"
+                              : fits        ? fmt::format("the most a block of {} threads may use on {}", block.count(), config.name)
+                                            : "the default";
+      for (const auto& k : c.stats)
+        fmt::print("compiled {} with {} at {} registers ({}): kernel {}, {} registers, {} spilled values, {} instructions\n",
+                   std::filesystem::path(path).filename().string(), c.frontend, co.max_registers, why, k.name, k.registers,
+                   k.spilled, k.instructions);
+      return std::move(c.module);
     } catch (const tsm::ptx::PtxError& e) {
       fmt::print(stderr, "{}\n", e.what());
       throw CLI::RuntimeError(1);
@@ -78,6 +93,10 @@ tsm::Module load_kernel_file(const std::string& path, const std::string& fronten
       throw CLI::RuntimeError(1);
     }
   }
+  if (o.maxrregcount)
+    fail(fmt::format("--maxrregcount applies to kernels compiled here (.cu, .ptx); {} is already {}", path,
+                     binary ? "a binary" : "native assembly"));
+  if (binary) return tsm::Module::deserialize(bytes, path);
   return tsm::assemble(std::string(bytes.begin(), bytes.end()), path);
 }
 
@@ -170,7 +189,7 @@ void launch_once(const LaunchOptions& o, const tsm::rtl::TraceOptions& trace, ui
     rt = tsm::firmware::make_runtime(ho);
     rt->set_instruction_budget(o.budget);
     rt->set_printf_sink(stdout);
-    const auto mod = rt->load_module(load_kernel_file(o.kernel_file, o.frontend, o.config));
+    const auto mod = rt->load_module(load_kernel_file(o, rt->config(), plan.block));
     tsm::KernelArgs args;
     std::vector<BufferArg> buffers;
     for (const LaunchArg& a : plan.args) {

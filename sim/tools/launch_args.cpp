@@ -42,6 +42,10 @@ void declare_launch_options(CLI::App& launch, LaunchOptions& o, const std::strin
   launch.add_option("--frontend", o.frontend, "CUDA front end for .cu files: auto, nvcc, clang")
       ->check(CLI::IsMember({"auto", "nvcc", "clang"}))
       ->capture_default_str();
+  launch.add_option("--maxrregcount", o.maxrregcount,
+                    ".cu/.ptx: registers per thread the translator may use (without it: the most a block of --block "
+                    "threads may use on --config, as ./tsm run compiles; the kernel spills to local memory if it needs more)")
+      ->check(CLI::Range(1, 254));
   launch.add_option("--kernel", o.kernel, "Kernel name (optional when the module has one kernel)");
   launch.add_option("--grid", o.grid, "Grid shape X[,Y[,Z]]")->capture_default_str();
   launch.add_option("--block", o.block, "Block shape X[,Y[,Z]]")->capture_default_str();

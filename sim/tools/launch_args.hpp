@@ -43,6 +43,7 @@ struct LaunchOptions {
   std::vector<std::string> verilator_args;
   uint32_t mutant = 0;
   std::string frontend = "auto";
+  uint32_t maxrregcount = 0;  // .cu/.ptx: the translator's register budget (0: what the block allows)
   uint64_t budget = 200'000'000;
   std::vector<std::string> args;
   std::vector<std::string> prints;  // --print N[:TYPE[:COUNT]]

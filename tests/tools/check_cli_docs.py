@@ -12,7 +12,7 @@ they drift apart:
   up to the next option, `;`, `)` or table cell) equals the default the code declares.
 
 The commands' --help come from tsm-tool (CLI11 prints each option's default after `=`), from the
-Python tools (regress.py, wave.py, fpga_build.py, whose help strings print their defaults from the
+Python tools (regress.py, regtable.py, wave.py, fpga_build.py, whose help strings print their defaults from the
 code) and from ./tsm itself for the fpga and build commands.
 
 usage: check_cli_docs.py --root ROOT --tool build/bin/tsm-tool
@@ -132,6 +132,8 @@ def main() -> int:
             return cli11_options(run([tool, command, "--help"]))
         if command == "regress":
             return argparse_options(run([py, str(root / "sim/tools/regress.py"), "--tool", tool, "--help"]))
+        if command == "regtable":
+            return argparse_options(run([py, str(root / "sim/tools/regtable.py"), "--help"]))
         if command == "wave":
             return argparse_options(run([py, str(root / "sim/tools/wave.py"), "open", "--help"]))
         if command == "fpga build":
@@ -185,7 +187,7 @@ def main() -> int:
         for o, d in stated_defaults(row):
             if o in options and not same_default(d, options[o]):
                 check(False, f"README: `./tsm {command}` says {o} defaults to {d}; the code's default is {options[o]}")
-    for must in ("run", "launch", "random", "regress", "wave", "bench", "compile", "models", "dump", "fpga build"):
+    for must in ("run", "launch", "random", "regress", "regtable", "wave", "bench", "compile", "models", "dump", "fpga build"):
         check(must in seen, f"README: the command table has a row for ./tsm {must}")
 
     # ./tsm --help: each entry's options exist, and the defaults it states are the code's.

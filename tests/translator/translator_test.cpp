@@ -25,10 +25,12 @@ using tsm::compiler::Frontend;
 struct Case {
   Frontend frontend;
   uint32_t block;
+  uint32_t predicates = 7;  // fewer: the allocator keeps predicates in general registers
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  return fmt::format("{}_block{}", tsm::compiler::to_string(info.param.frontend), info.param.block);
+  return fmt::format("{}_block{}{}", tsm::compiler::to_string(info.param.frontend), info.param.block,
+                     info.param.predicates < 7 ? fmt::format("_predicates{}", info.param.predicates) : "");
 }
 
 class Compiled : public ::testing::TestWithParam<Case> {
@@ -49,6 +51,7 @@ class Compiled : public ::testing::TestWithParam<Case> {
     o.frontend = GetParam().frontend;
     o.max_registers = max_registers;
     o.config = config;
+    o.max_predicates = max_predicates_;
     auto c = tsm::ptx::compile_file(std::string(TSM_TRANSLATOR_CUDA_DIR) + "/" + name + ".cu", o);
     if (spilled) *spilled = c.stats.at(0).spilled;
     return rt.load_module(std::move(c.module));
@@ -70,6 +73,7 @@ class Compiled : public ::testing::TestWithParam<Case> {
 
   Runtime rt_{*tsm::config::find_config("g80"), tsm::make_golden_backend()};
   std::mt19937 rng_{12345};
+  uint32_t max_predicates_ = GetParam().predicates;
 };
 
 TEST_P(Compiled, Saxpy) {
@@ -475,6 +479,68 @@ TEST_P(Compiled, SwitchesWithSharedArmsAndEarlyReturns) {
   }
 }
 
+// f32 <-> 64-bit integer conversions on g80 (no DP unit): exact rounding to nearest, truncation.
+TEST_P(Compiled, ConversionsBetweenFloatAnd64BitIntegers) {
+  const auto mod = load("convert64");
+  const uint32_t n = 300;
+  std::vector<int64_t> s(n);
+  std::vector<uint64_t> u(n);
+  std::vector<float> f(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint64_t r = (static_cast<uint64_t>(rng_()) << 32) | rng_();
+    s[i] = static_cast<int64_t>(r >> (i % 40));  // magnitudes from 2^24 to 2^63, both signs
+    u[i] = r >> (i % 13);
+    f[i] = std::ldexp(static_cast<float>(static_cast<int32_t>(rng_())), -static_cast<int>(i % 40));  // |f| < 2^31
+  }
+  s[0] = 0, s[1] = -1, s[2] = INT64_MIN, s[3] = INT64_MAX, u[0] = 0, u[1] = UINT64_MAX, u[2] = (1ull << 53) + 1;
+  const auto dfs = upload(std::vector<float>(n)), dfu = upload(std::vector<float>(n));
+  const auto dis = upload(std::vector<int64_t>(n));
+  const auto diu = upload(std::vector<uint64_t>(n));
+  rt_.launch(mod, "convert64", grid_for(n), Dim3{block(), 1, 1},
+             KernelArgs().i32(static_cast<int32_t>(n)).ptr(upload(s)).ptr(upload(u)).ptr(upload(f)).ptr(dfs).ptr(dfu).ptr(dis).ptr(diu));
+  const auto fs = download<float>(dfs, n), fu = download<float>(dfu, n);
+  const auto is = download<int64_t>(dis, n);
+  const auto iu = download<uint64_t>(diu, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(fs[i], static_cast<float>(s[i])) << i << " " << s[i];
+    ASSERT_EQ(fu[i], static_cast<float>(u[i])) << i << " " << u[i];
+    ASSERT_EQ(is[i], static_cast<int64_t>(f[i])) << i << " " << f[i];
+    ASSERT_EQ(iu[i], static_cast<uint64_t>(std::fabs(f[i]))) << i << " " << f[i];
+  }
+}
+
+// Per-thread sorts: an insertion sort over a 16-int local array (nvcc unrolls it), bitonic
+// networks over 16 and 32 values with the direction a parameter; compiled within the budget of
+// this block size (so spilling where it must), and with the predicate budget of this case.
+TEST_P(Compiled, PerThreadSortNetworks) {
+  const auto mod = load("sorts");
+  const uint32_t n = 150;
+  std::vector<int32_t> in(32 * n);
+  for (auto& x : in) x = static_cast<int32_t>(rng_() % 2001) - 1000;
+  const auto din = upload(in);
+  for (const char* kernel : {"insertion16", "bitonic16"}) {
+    const auto dout = upload(std::vector<int32_t>(16 * n));
+    rt_.launch(mod, kernel, grid_for(n), Dim3{block(), 1, 1}, KernelArgs().ptr(din).ptr(dout).i32(static_cast<int32_t>(n)));
+    const auto out = download<int32_t>(dout, 16 * n);
+    for (uint32_t i = 0; i < n; ++i) {
+      std::vector<int32_t> want(in.begin() + 16 * i, in.begin() + 16 * (i + 1));
+      std::sort(want.begin(), want.end());
+      ASSERT_EQ(std::vector<int32_t>(out.begin() + 16 * i, out.begin() + 16 * (i + 1)), want) << kernel << " thread " << i;
+    }
+  }
+  for (int32_t dir : {0, 1}) {
+    const auto dout = upload(std::vector<int32_t>(32 * n));
+    rt_.launch(mod, "bitonic32", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().ptr(din).ptr(dout).i32(static_cast<int32_t>(n)).i32(dir));
+    const auto out = download<int32_t>(dout, 32 * n);
+    for (uint32_t i = 0; i < n; ++i) {
+      std::vector<int32_t> want(in.begin() + 32 * i, in.begin() + 32 * (i + 1));
+      std::sort(want.begin(), want.end());
+      if (dir) std::reverse(want.begin(), want.end());
+      ASSERT_EQ(std::vector<int32_t>(out.begin() + 32 * i, out.begin() + 32 * (i + 1)), want) << "bitonic32 dir " << dir << " thread " << i;
+    }
+  }
+}
+
 TEST_P(Compiled, UnrolledLoopWithAnEarlyExitPerIteration) {
   const auto mod = load("unrolled");
   const uint32_t n = 500;
@@ -712,7 +778,8 @@ TEST_P(Compiled, BreakAfterWorkInsideAnIf) {
 
 INSTANTIATE_TEST_SUITE_P(Kernels, Compiled,
                          ::testing::Values(Case{Frontend::Nvcc, 32}, Case{Frontend::Nvcc, 100}, Case{Frontend::Nvcc, 256},
-                                           Case{Frontend::Clang, 32}, Case{Frontend::Clang, 100}, Case{Frontend::Clang, 256}),
+                                           Case{Frontend::Clang, 32}, Case{Frontend::Clang, 100}, Case{Frontend::Clang, 256},
+                                           Case{Frontend::Nvcc, 64, 4}, Case{Frontend::Clang, 64, 4}),
                          case_name);
 
 }  // namespace

@@ -2,7 +2,7 @@
 //
 // The clang front end pre-includes this file:
 //   clang++ -x cuda --cuda-device-only --cuda-gpu-arch=sm_75 --cuda-path=<empty dir> -nocudainc
-//           -nocudalib -O2 -S -include tsm_cuda.h kernel.cu
+//           -nocudalib -O2 -S -include tsm_cuda.h -isystem unsupported/ kernel.cu
 // so that a kernel written for nvcc compiles unchanged: qualifiers, built-in variables, vector
 // types, synchronization, atomics, warp vote and shuffle, printf and assert, the intrinsics and the
 // single-precision math library. nvcc never sees this file (it has its own headers).
@@ -384,6 +384,31 @@ __TSM_LDG_VECTOR(float2, float, 2, f2)
 __TSM_LDG_VECTOR(float4, float, 4, f4)
 __TSM_LDG_VECTOR(double2, double, 2, d2)
 #undef __TSM_LDG_VECTOR
+
+// ==== Not provided: textures and surfaces =====================================================
+
+// The SM has no texture units (SPEC §2). The object types exist, so a kernel may take one as a
+// parameter, but every fetch and surface access is an error at the call that names what is not
+// supported, e.g. "'tex1Dfetch<float, ...>' is unavailable: textures and surfaces (tex1Dfetch) are
+// not supported ...". Half precision and cooperative groups are refused the same way by the stub
+// headers in include/unsupported/ (cuda_fp16.h, cuda_bf16.h, cooperative_groups.h).
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+#define __TSM_NO_TEXTURE(f)                                                                  \
+  template <typename T = void, typename... Args>                                            \
+  __device__ __attribute__((unavailable("textures and surfaces (" #f ") are not supported: " \
+                                        "the SM has no texture units"))) T                  \
+  f(Args...);
+// clang-format off
+__TSM_NO_TEXTURE(tex1Dfetch) __TSM_NO_TEXTURE(tex1D) __TSM_NO_TEXTURE(tex2D) __TSM_NO_TEXTURE(tex3D)
+__TSM_NO_TEXTURE(tex1DLod) __TSM_NO_TEXTURE(tex2DLod) __TSM_NO_TEXTURE(tex3DLod)
+__TSM_NO_TEXTURE(tex1DGrad) __TSM_NO_TEXTURE(tex2DGrad) __TSM_NO_TEXTURE(tex3DGrad)
+__TSM_NO_TEXTURE(tex1DLayered) __TSM_NO_TEXTURE(tex2DLayered) __TSM_NO_TEXTURE(tex2Dgather)
+__TSM_NO_TEXTURE(texCubemap) __TSM_NO_TEXTURE(texCubemapLayered)
+__TSM_NO_TEXTURE(surf1Dread) __TSM_NO_TEXTURE(surf2Dread) __TSM_NO_TEXTURE(surf3Dread)
+__TSM_NO_TEXTURE(surf1Dwrite) __TSM_NO_TEXTURE(surf2Dwrite) __TSM_NO_TEXTURE(surf3Dwrite)
+// clang-format on
+#undef __TSM_NO_TEXTURE
 
 // ==== Fast-math intrinsics (the SFU's .approx instructions) ===================================
 
