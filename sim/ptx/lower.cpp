@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -132,6 +134,7 @@ class Lowering {
   }
 
   void declare_registers();
+  void find_constant_addresses();
   int block_of(const std::string& label) const;
   void select(const Instruction& in);
   void guarded(const Instruction& in);
@@ -189,6 +192,11 @@ class Lowering {
   const Layout& layout_;
   MFunction f_;
   std::map<std::string, Reg, std::less<>> regs_;
+  // Registers that only ever hold the address of a local or shared variable plus a constant and
+  // are only used as local/shared load/store addresses (nvcc's %SPL + k per array element): folded
+  // into the address offsets, never materialized (ptxas does the same).
+  std::map<std::string, int64_t, std::less<>> const_addr_;
+  std::set<const Instruction*> const_addr_defs_;
   std::map<std::string, int, std::less<>> labels_;
   int cur_ = 0;
   Loc loc_;
@@ -393,8 +401,94 @@ int Lowering::block_of(const std::string& label) const {
   return it->second;
 }
 
+void Lowering::find_constant_addresses() {
+  // Candidate definitions: unguarded `mov R, SYM` (SYM a local or shared variable) and
+  // `add R, C, imm` / `add R, imm, C` with C a register of known value (nvcc: %SPL, which other
+  // instructions may also need in a register). A register is folded when its value is known and
+  // it is used only as the address of a local or shared ld/st or as the C of a folded add.
+  struct Def {
+    const Instruction* in;
+    std::string src;  // empty for mov of a symbol
+    int64_t add = 0;
+  };
+  std::map<std::string, std::vector<Def>, std::less<>> defs;
+  std::map<std::string, int, std::less<>> other;  // appearances that are neither
+  std::vector<std::pair<std::string, std::string>> feeds;  // (candidate add's result, its C)
+  std::function<void(const Operand&)> mark = [&](const Operand& op) {
+    if ((op.kind == Operand::Kind::Reg || op.kind == Operand::Kind::Address) && !op.name.empty()) ++other[op.name];
+    for (const auto& e : op.elems) mark(e);
+  };
+  for (const Statement& st : fn_.body) {
+    if (st.kind != Statement::Kind::Instr) continue;
+    const Instruction& in = st.instr;
+    const auto& ops = in.operands;
+    const bool plain = in.guard.empty() && ops.size() >= 2 && ops[0].kind == Operand::Kind::Reg;
+    if (plain && in.opcode == "mov" && ops.size() == 2 && ops[1].kind == Operand::Kind::Symbol) {
+      auto sym = layout_.symbols.find(ops[1].name);
+      if (sym != layout_.symbols.end() && (sym->second.space == Space::Local || sym->second.space == Space::Shared) &&
+          regs_.count(ops[1].name) == 0) {
+        defs[ops[0].name].push_back({&in, "", static_cast<int64_t>(sym->second.offset)});
+        continue;
+      }
+    }
+    if (plain && in.opcode == "add" && ops.size() == 3 && in.mods.size() == 1 && in.mods[0].size() >= 2 &&
+        (in.mods[0][0] == 'u' || in.mods[0][0] == 's' || in.mods[0][0] == 'b')) {
+      const int r = ops[1].kind == Operand::Kind::Reg && ops[2].kind == Operand::Kind::Imm   ? 1
+                    : ops[2].kind == Operand::Kind::Reg && ops[1].kind == Operand::Kind::Imm ? 2
+                                                                                            : 0;
+      if (r != 0 && !ops[static_cast<size_t>(r)].neg) {
+        defs[ops[0].name].push_back({&in, ops[static_cast<size_t>(r)].name, ops[static_cast<size_t>(3 - r)].imm});
+        feeds.emplace_back(ops[0].name, ops[static_cast<size_t>(r)].name);
+        continue;
+      }
+    }
+    const bool address_use = (in.opcode == "ld" || in.opcode == "st") && in.guard.empty() &&
+                             (space_of(in) == Space::Local || space_of(in) == Space::Shared);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (address_use && ops[i].kind == Operand::Kind::Address && !ops[i].name.empty() && regs_.count(ops[i].name)) continue;
+      mark(ops[i]);
+    }
+    if (!in.guard.empty()) ++other[in.guard];
+  }
+  // Known: defined once by a candidate, from a symbol or a known register.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [name, d] : defs) {
+      if (d.size() != 1 || const_addr_.count(name) || !regs_.count(name)) continue;
+      if (d.front().src.empty()) {
+        const_addr_[name] = d.front().add;
+      } else if (auto it = const_addr_.find(d.front().src); it != const_addr_.end()) {
+        const_addr_[name] = it->second + d.front().add;
+      } else {
+        continue;
+      }
+      changed = true;
+    }
+  }
+  // Folded: known, and every use an address or the C of a folded add (an add that stays reads its
+  // C from a register, which then stays too).
+  auto folded = [&](const std::string& name) { return const_addr_.count(name) && !other.count(name); };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [result, src] : feeds)
+      if (!folded(result) && folded(src)) {
+        ++other[src];
+        changed = true;
+      }
+  }
+  for (auto it = const_addr_.begin(); it != const_addr_.end();) {
+    if (folded(it->first)) {
+      const_addr_defs_.insert(defs.at(it->first).front().in);
+      ++it;
+    } else {
+      it = const_addr_.erase(it);
+    }
+  }
+}
+
 MFunction Lowering::run() {
   declare_registers();
+  find_constant_addresses();
   f_.blocks.push_back(named_block("entry"));
   // Pre-create blocks for labels in order so forward branches resolve.
   {
@@ -473,6 +567,7 @@ MFunction Lowering::run() {
 }
 
 void Lowering::select(const Instruction& in) {
+  if (const_addr_defs_.count(&in)) return;  // a constant address: folded where it is used
   guard_pred_ = 0;
   if (!in.guard.empty()) {
     Operand g;
@@ -616,6 +711,10 @@ std::string Lowering::addr_reg_and_offset(Em& e, const Operand& addr, Space sp, 
       return e.r(a);
     }
     fail(fmt::format("'{}' cannot be addressed in this state space", addr.name));
+  }
+  if (auto c = const_addr_.find(addr.name); c != const_addr_.end()) {
+    off += c->second;
+    return "RZ";
   }
   const Reg& r = reg(addr);
   wide = r.type.bits == 64;
