@@ -70,7 +70,8 @@ bool is_def(const MInst& m, isa::Field f) {
 unsigned field_words(const MInst& m, isa::Field f) {
   for (unsigned i = 0; i < m.info->num_operands; ++i) {
     const auto& op = m.info->operands[i];
-    if (op.field == f) return isa::operand_width(op, m.word);
+    // Operand B names no field of its own: a register B is bound as rb.
+    if (op.field == f || (f == isa::Field::rb && op.kind == isa::gen::OperandKind::B)) return isa::operand_width(op, m.word);
   }
   return 1;
 }
@@ -138,46 +139,37 @@ struct Colouring {
   uint32_t registers = 0;
 };
 
-Colouring colour(const MFunction& f, const AllocOptions& o, const std::vector<bool>& unspillable, const std::string& file,
-                 const std::string& kernel) {
+// Word-level liveness of a function: units, each instruction's effect, and per block the units
+// live on exit (only where some definition can have reached) and reached on entry.
+struct Liveness {
+  std::vector<uint32_t> base, owner;         // vreg -> first unit; unit -> vreg
+  std::vector<std::vector<Effect>> effects;  // per block, per instruction
+  std::vector<Bits> live_out, reach_in, reach_out;
+};
+
+Liveness analyse(const MFunction& f) {
+  Liveness l;
   const size_t nv = f.vregs.size();
   const size_t nb = f.blocks.size();
-  std::vector<uint32_t> base(nv, 0), owner;
+  l.base.assign(nv, 0);
   for (uint32_t v = 0; v < nv; ++v) {
-    base[v] = static_cast<uint32_t>(owner.size());
-    for (uint32_t k = 0; k < std::max<uint32_t>(1, f.vregs[v].width); ++k) owner.push_back(v);
+    l.base[v] = static_cast<uint32_t>(l.owner.size());
+    for (uint32_t k = 0; k < std::max<uint32_t>(1, f.vregs[v].width); ++k) l.owner.push_back(v);
   }
-  const size_t nu = owner.size();
-  // Per-instruction effects, block use/kill sets, and where definitions can have happened.
-  std::vector<std::vector<Effect>> effects(nb);
+  const size_t nu = l.owner.size();
+  l.effects.resize(nb);
   std::vector<Bits> use(nb, Bits(nu)), kill(nb, Bits(nu)), defs_any(nb, Bits(nu));
-  std::vector<bool> pinned(nv, false), present(nv, false);
-  std::vector<double> cost(nv, 0.0);
-  std::vector<Loc> def_loc(nv);
-  const std::vector<int> depth = loop_depths(f);
   for (size_t b = 0; b < nb; ++b) {
     const MBlock& blk = f.blocks[b];
-    const double weight = std::pow(10.0, std::min(depth[b], 4));
     for (const MInst& m : blk.insts) {
-      Effect e = effect_of(f, base, m);
+      Effect e = effect_of(f, l.base, m);
       for (uint32_t u : e.reads)
         if (!kill[b].test(u)) use[b].set(u);
       for (uint32_t u : e.writes) defs_any[b].set(u);
       for (uint32_t u : e.kills) kill[b].set(u);
-      for (const auto& bind : m.binds) {
-        cost[bind.vreg] += weight;
-        present[bind.vreg] = true;
-      }
-      for (uint32_t v : e.written)
-        if (def_loc[v].line == 0) def_loc[v] = m.loc;
-      for (uint32_t v : m.pins) pinned[v] = true;
-      effects[b].push_back(std::move(e));
+      l.effects[b].push_back(std::move(e));
     }
-    if (blk.exit == MBlock::Exit::Branch) {
-      if (!kill[b].test(base[blk.cond])) use[b].set(base[blk.cond]);
-      cost[blk.cond] += weight;
-      present[blk.cond] = true;
-    }
+    if (blk.exit == MBlock::Exit::Branch && !kill[b].test(l.base[blk.cond])) use[b].set(l.base[blk.cond]);
   }
   std::vector<std::vector<int>> preds(nb), succs(nb);
   for (size_t b = 0; b < nb; ++b)
@@ -185,7 +177,8 @@ Colouring colour(const MFunction& f, const AllocOptions& o, const std::vector<bo
       succs[b].push_back(s);
       preds[static_cast<size_t>(s)].push_back(static_cast<int>(b));
     }
-  std::vector<Bits> live_in(nb, Bits(nu)), live_out(nb, Bits(nu));
+  std::vector<Bits> live_in(nb, Bits(nu));
+  l.live_out.assign(nb, Bits(nu));
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t b = nb; b-- > 0;) {
@@ -193,28 +186,160 @@ Colouring colour(const MFunction& f, const AllocOptions& o, const std::vector<bo
       for (int s : succs[b]) out |= live_in[static_cast<size_t>(s)];
       Bits in = out;
       in.minus(kill[b]) |= use[b];
-      if (!(in == live_in[b]) || !(out == live_out[b])) {
+      if (!(in == live_in[b]) || !(out == l.live_out[b])) {
         live_in[b] = std::move(in);
-        live_out[b] = std::move(out);
+        l.live_out[b] = std::move(out);
         changed = true;
       }
     }
   }
   // A value is only worth keeping where some definition of it can have happened: a guarded write
   // to a fresh temporary reads as a use, but nothing upstream of its first write matters.
-  std::vector<Bits> reach_in(nb, Bits(nu)), reach_out(nb, Bits(nu));
+  l.reach_in.assign(nb, Bits(nu));
+  l.reach_out.assign(nb, Bits(nu));
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t b = 0; b < nb; ++b) {
       Bits in(nu);
-      for (int p : preds[b]) in |= reach_out[static_cast<size_t>(p)];
+      for (int p : preds[b]) in |= l.reach_out[static_cast<size_t>(p)];
       Bits out = in;
       out |= defs_any[b];
-      if (!(in == reach_in[b]) || !(out == reach_out[b])) {
-        reach_in[b] = std::move(in);
-        reach_out[b] = std::move(out);
+      if (!(in == l.reach_in[b]) || !(out == l.reach_out[b])) {
+        l.reach_in[b] = std::move(in);
+        l.reach_out[b] = std::move(out);
         changed = true;
       }
+    }
+  }
+  for (size_t b = 0; b < nb; ++b) l.live_out[b] &= l.reach_out[b];
+  return l;
+}
+
+// Per instruction of a block: the pins of the lowering sequence it belongs to, or null. A sequence
+// pins its operands and temporaries on its first and last instruction; its body may loop (branches
+// inside one block), so nothing in between may move, and each pinned value holds its register from
+// the first instruction to the last.
+std::vector<const std::vector<uint32_t>*> sequence_spans(const MBlock& blk) {
+  std::vector<const std::vector<uint32_t>*> span(blk.insts.size(), nullptr);
+  for (size_t i = 0; i < blk.insts.size(); ++i) {
+    const auto& pins = blk.insts[i].pins;
+    if (pins.empty()) continue;
+    size_t j = i + 1;
+    while (j < blk.insts.size() && blk.insts[j].pins != pins) ++j;
+    if (j == blk.insts.size()) j = i;
+    for (size_t k = i; k <= j; ++k) span[k] = &pins;
+    i = j;
+  }
+  return span;
+}
+
+// Instructions that only compute their destinations (no memory, no control, no warp-wide effect):
+// deleted when nothing reads what they write. Loads stay (a dead load may still fault).
+bool pure(const MInst& m) {
+  const std::string_view c = m.info->cls;
+  return c == "integer" || c == "fp32" || c == "fp64" || c == "conversion" || c == "sfu" ||
+         std::string_view(m.info->mnemonic) == "S2R" || std::string_view(m.info->mnemonic) == "LDC";
+}
+
+// Before colouring, on word-level liveness: delete pure instructions whose results nobody reads,
+// turn IMUL/IMAD.WIDE whose high word nobody reads into the 32-bit form and IADD.CC whose carry
+// nobody reads into a plain IADD, and make a pair whose high word is then never touched a single
+// register. clang computes shared-memory addresses in 64 bits (`mov.u64 %rd, partial; add.s64`)
+// although a shared address is the low word only: this leaves those as 32-bit values.
+void shrink(MFunction& f) {
+  for (int round = 0; round < 8; ++round) {
+    const Liveness l = analyse(f);
+    bool changed = false;
+    for (size_t b = 0; b < f.blocks.size(); ++b) {
+      MBlock& blk = f.blocks[b];
+      Bits live = l.live_out[b];
+      if (blk.exit == MBlock::Exit::Branch) live.set(l.base[blk.cond]);
+      const auto span = sequence_spans(blk);
+      std::vector<bool> drop(blk.insts.size(), false);
+      for (size_t i = blk.insts.size(); i-- > 0;) {
+        MInst& m = blk.insts[i];
+        const Effect& e = l.effects[b][i];
+        if (!span[i] && !e.writes.empty()) {
+          const bool any_live = std::any_of(e.writes.begin(), e.writes.end(), [&](uint32_t u) { return live.test(u); });
+          if (!any_live && pure(m)) {
+            drop[i] = true;
+            changed = true;
+            continue;  // its reads are not reads
+          }
+          const std::string_view mn = m.info->mnemonic;
+          if ((mn == "IMUL" || mn == "IMAD") && isa::get(m.word, isa::Field::mulw) == static_cast<uint64_t>(isa::gen::Mulw::WIDE)) {
+            for (const auto& bind : m.binds)
+              if (bind.field == isa::Field::rd && bind.offset == 0 && f.vregs[bind.vreg].width == 2 &&
+                  !live.test(l.base[bind.vreg] + 1)) {
+                m.word = isa::set(m.word, isa::Field::mulw, static_cast<uint64_t>(isa::gen::Mulw::LO));
+                changed = true;
+              }
+          }
+          if (mn == "IADD" && isa::get(m.word, isa::Field::cc) != 0) {
+            for (const auto& bind : m.binds)
+              if (bind.field == isa::Field::pcc && !live.test(l.base[bind.vreg])) {
+                m.word = isa::set(m.word, isa::Field::cc, 0);
+                changed = true;
+              }
+            if (isa::get(m.word, isa::Field::cc) == 0 && isa::get(m.word, isa::Field::x) == 0)
+              std::erase_if(m.binds, [](const MInst::Bind& bind) { return bind.field == isa::Field::pcc; });
+          }
+        }
+        // Live before: after minus kills, plus reads (the effect as computed before any change
+        // above: a narrowed instruction reads no more than it did).
+        for (uint32_t u : e.kills) live.reset(u);
+        for (uint32_t u : e.reads) live.set(u);
+      }
+      if (std::find(drop.begin(), drop.end(), true) != drop.end()) {
+        std::vector<MInst> kept;
+        for (size_t i = 0; i < blk.insts.size(); ++i)
+          if (!drop[i]) kept.push_back(std::move(blk.insts[i]));
+        blk.insts = std::move(kept);
+      }
+    }
+    if (!changed) break;
+  }
+  // A pair whose every access is one word at offset 0 holds a 32-bit value.
+  std::vector<bool> narrow(f.vregs.size(), false);
+  for (size_t v = 0; v < f.vregs.size(); ++v) narrow[v] = f.vregs[v].width == 2 && !f.vregs[v].pred;
+  for (const MBlock& blk : f.blocks)
+    for (const MInst& m : blk.insts) {
+      for (const auto& bind : m.binds)
+        if (narrow[bind.vreg] && (bind.offset != 0 || field_words(m, bind.field) != 1)) narrow[bind.vreg] = false;
+      for (uint32_t p : m.pins) narrow[p] = false;
+    }
+  for (size_t v = 0; v < f.vregs.size(); ++v)
+    if (narrow[v]) f.vregs[v].width = 1;
+}
+
+Colouring colour(const MFunction& f, const AllocOptions& o, const std::vector<bool>& unspillable, const std::string& file,
+                 const std::string& kernel) {
+  const size_t nv = f.vregs.size();
+  const size_t nb = f.blocks.size();
+  const Liveness l = analyse(f);
+  const auto& owner = l.owner;
+  const auto& base = l.base;
+  const auto& effects = l.effects;
+  std::vector<bool> pinned(nv, false), present(nv, false);
+  std::vector<double> cost(nv, 0.0);
+  std::vector<Loc> def_loc(nv);
+  const std::vector<int> depth = loop_depths(f);
+  for (size_t b = 0; b < nb; ++b) {
+    const MBlock& blk = f.blocks[b];
+    const double weight = std::pow(10.0, std::min(depth[b], 4));
+    for (size_t i = 0; i < blk.insts.size(); ++i) {
+      const MInst& m = blk.insts[i];
+      for (const auto& bind : m.binds) {
+        cost[bind.vreg] += weight;
+        present[bind.vreg] = true;
+      }
+      for (uint32_t v : effects[b][i].written)
+        if (def_loc[v].line == 0) def_loc[v] = m.loc;
+      for (uint32_t v : m.pins) pinned[v] = true;
+    }
+    if (blk.exit == MBlock::Exit::Branch) {
+      cost[blk.cond] += weight;
+      present[blk.cond] = true;
     }
   }
   // Interference: walking each block backwards, every value written interferes with every value
@@ -229,10 +354,9 @@ Colouring colour(const MFunction& f, const AllocOptions& o, const std::vector<bo
   };
   for (size_t b = 0; b < nb; ++b) {
     const MBlock& blk = f.blocks[b];
-    Bits live = live_out[b];
-    live &= reach_out[b];
+    Bits live = l.live_out[b];
     // Defined before instruction i of this block: the block's reach plus its own earlier writes.
-    Bits reached = reach_in[b];
+    Bits reached = l.reach_in[b];
     std::vector<Bits> reached_before;
     reached_before.reserve(blk.insts.size());
     for (size_t i = 0; i < blk.insts.size(); ++i) {
@@ -240,23 +364,13 @@ Colouring colour(const MFunction& f, const AllocOptions& o, const std::vector<bo
       for (uint32_t u : effects[b][i].writes) reached.set(u);
     }
     if (blk.exit == MBlock::Exit::Branch && reached.test(base[blk.cond])) live.set(base[blk.cond]);
-    // A lowering sequence pins its operands and temporaries on its first and last instruction:
-    // its body may loop (branches inside one block), so each of them holds its register from the
-    // first instruction to the last, whatever the straight-line liveness says.
-    std::vector<const std::vector<uint32_t>*> span(blk.insts.size(), nullptr);
-    for (size_t i = 0; i < blk.insts.size(); ++i) {
-      const auto& pins = blk.insts[i].pins;
-      if (pins.empty()) continue;
-      size_t j = i + 1;
-      while (j < blk.insts.size() && blk.insts[j].pins != pins) ++j;
-      if (j == blk.insts.size()) j = i;
-      for (size_t k = i; k <= j; ++k) span[k] = &pins;
-      for (uint32_t p : pins) {
-        present[p] = true;
-        for (uint32_t q : pins) edge(p, q);
-      }
-      i = j;
-    }
+    const auto span = sequence_spans(blk);
+    for (size_t i = 0; i < blk.insts.size(); ++i)
+      if (span[i] && (i == 0 || span[i - 1] != span[i]))
+        for (uint32_t p : *span[i]) {
+          present[p] = true;
+          for (uint32_t q : *span[i]) edge(p, q);
+        }
     for (size_t i = blk.insts.size(); i-- > 0;) {
       const Effect& e = effects[b][i];
       const MInst& m = blk.insts[i];
@@ -562,6 +676,7 @@ size_t remove_self_moves(MFunction& f, const std::vector<int>& phys) {
 
 Allocation allocate(MFunction& f, const AllocOptions& o, const std::string& file, const std::string& kernel) {
   Allocation a;
+  shrink(f);
   std::vector<bool> unspillable(f.vregs.size(), false);
   uint32_t offset = (o.local_base + 7) / 8 * 8;
   for (;;) {
