@@ -517,30 +517,39 @@ Colouring colour(const MFunction& f, const AllocOptions& o, const std::vector<bo
   return c;
 }
 
-// A value defined once, by an unguarded instruction that reads nothing else (MOV32I, a MOV from a
-// constant bank, S2R): recompute it before each use instead of keeping it. Returns that instruction.
-const MInst* rematerializable(const MFunction& f, uint32_t v) {
-  const MInst* def = nullptr;
+// A value whose every word is defined once, by an unguarded instruction that reads nothing
+// (MOV32I, MOV of a constant-bank word or of RZ, S2R of a special register that does not change
+// while the warp runs): it can be recomputed before each read instead of being kept. Returns the
+// defining instructions (one per word), or nothing.
+std::vector<MInst> rematerializable(const MFunction& f, uint32_t v) {
+  if (f.vregs[v].pred || f.vregs[v].width > 2) return {};
+  std::vector<MInst> defs;
+  std::vector<bool> word(f.vregs[v].width, false);
   for (const MBlock& blk : f.blocks)
     for (const MInst& m : blk.insts)
       for (const auto& bind : m.binds) {
-        if (bind.vreg != v) continue;
-        const bool d = bind.field != isa::Field::pg && is_def(m, bind.field);
-        if (!d) continue;
-        if (def) return nullptr;
-        def = &m;
+        if (bind.vreg != v || bind.field == isa::Field::pg || !is_def(m, bind.field)) continue;
+        if (guarded(m) || m.binds.size() != 1 || !m.pins.empty() || bind.offset >= word.size() || word[bind.offset] ||
+            field_words(m, bind.field) != 1)
+          return {};
+        const std::string_view mn = m.info->mnemonic;
+        bool constant = mn == "MOV32I" || mn == "MOV";  // its only bind is the destination: B is RZ, c[][] or an immediate
+        if (mn == "S2R") {
+          const auto sr = static_cast<isa::gen::Sreg>(isa::get(m.word, isa::Field::sreg));
+          constant = sr != isa::gen::Sreg::CLOCK && sr != isa::gen::Sreg::CLOCK_HI && sr != isa::gen::Sreg::WARPID &&
+                     sr != isa::gen::Sreg::SMID;
+        }
+        if (!constant) return {};
+        word[bind.offset] = true;
+        defs.push_back(m);
       }
-  if (!def || guarded(*def) || def->binds.size() != 1 || !def->pins.empty() || def->binds[0].offset != 0) return nullptr;
-  if (f.vregs[v].width != 1 || f.vregs[v].pred) return nullptr;
-  const std::string_view mn = def->info->mnemonic;
-  if (mn == "MOV32I" || mn == "S2R") return def;
-  if (mn == "MOV" && isa::b_source(def->word) != isa::gen::Bsel::REG) return def;
-  return nullptr;
+  if (defs.empty() || std::find(word.begin(), word.end(), false) != word.end()) return {};
+  return defs;
 }
 
-// Replace v by fresh temporaries defined by a copy of `def` just before each instruction that reads
-// it; the original definition goes. Returns the temporaries.
-std::vector<uint32_t> rematerialize(MFunction& f, uint32_t v, MInst def) {
+// Replace v by fresh temporaries defined by copies of `defs` just before each instruction that
+// reads it; the original definitions go. Returns the temporaries.
+std::vector<uint32_t> rematerialize(MFunction& f, uint32_t v, const std::vector<MInst>& defs) {
   std::vector<uint32_t> temps;
   for (MBlock& blk : f.blocks) {
     std::vector<MInst> out;
@@ -549,24 +558,57 @@ std::vector<uint32_t> rematerialize(MFunction& f, uint32_t v, MInst def) {
       bool reads = false, writes = false;
       for (const auto& bind : m.binds)
         if (bind.vreg == v) (bind.field != isa::Field::pg && is_def(m, bind.field) ? writes : reads) = true;
-      if (writes) continue;  // the definition itself
+      if (writes) continue;  // a definition itself
       if (!reads) {
         out.push_back(std::move(m));
         continue;
       }
-      const uint32_t t = f.new_vreg(1);
+      const uint32_t t = f.new_vreg(f.vregs[v].width);
       temps.push_back(t);
-      MInst copy = def;
-      copy.binds[0].vreg = t;
-      copy.loc = m.loc;
+      for (MInst copy : defs) {
+        copy.binds[0].vreg = t;
+        copy.loc = m.loc;
+        out.push_back(std::move(copy));
+      }
       for (auto& bind : m.binds)
         if (bind.vreg == v) bind.vreg = t;
-      out.push_back(std::move(copy));
       out.push_back(std::move(m));
     }
     blk.insts = std::move(out);
   }
   return temps;
+}
+
+// Constants are recomputed where they are read, as ptxas does, when that costs at most one
+// instruction per read and adds none to a loop the definition is not in: a kernel parameter or
+// special register read at the start and used once or twice much later then holds no register
+// in between.
+uint32_t rematerialize_constants(MFunction& f) {
+  const std::vector<int> depth = loop_depths(f);
+  const size_t nv = f.vregs.size();
+  std::vector<int> def_depth(nv, -1), max_use_depth(nv, -1), reads(nv, 0);
+  for (size_t b = 0; b < f.blocks.size(); ++b)
+    for (const MInst& m : f.blocks[b].insts) {
+      for (const auto& bind : m.binds) {
+        const bool d = bind.field != isa::Field::pg && is_def(m, bind.field);
+        if (d) {
+          def_depth[bind.vreg] = std::max(def_depth[bind.vreg], depth[b]);
+        } else {
+          max_use_depth[bind.vreg] = std::max(max_use_depth[bind.vreg], depth[b]);
+          ++reads[bind.vreg];
+        }
+      }
+      for (uint32_t p : m.pins) reads[p] += 1000;  // a sequence's operand stays
+    }
+  uint32_t count = 0;
+  for (uint32_t v = 1; v < nv; ++v) {
+    if (reads[v] == 0 || reads[v] > 2 || max_use_depth[v] > def_depth[v]) continue;
+    const std::vector<MInst> defs = rematerializable(f, v);
+    if (defs.empty()) continue;
+    rematerialize(f, v, defs);
+    ++count;
+  }
+  return count;
 }
 
 // Keep `v` in local memory at byte `offset`: a fresh temporary per instruction that touches it,
@@ -674,9 +716,10 @@ size_t remove_self_moves(MFunction& f, const std::vector<int>& phys) {
   return removed;
 }
 
-Allocation allocate(MFunction& f, const AllocOptions& o, const std::string& file, const std::string& kernel) {
+namespace {
+
+Allocation colour_and_spill(MFunction& f, const AllocOptions& o, const std::string& file, const std::string& kernel) {
   Allocation a;
-  shrink(f);
   std::vector<bool> unspillable(f.vregs.size(), false);
   uint32_t offset = (o.local_base + 7) / 8 * 8;
   for (;;) {
@@ -691,8 +734,8 @@ Allocation allocate(MFunction& f, const AllocOptions& o, const std::string& file
       if (f.vregs[v].pred) {
         temps = spill_predicate(f, v);
         ++a.spilled_predicates;
-      } else if (const MInst* def = rematerializable(f, v)) {
-        temps = rematerialize(f, v, *def);
+      } else if (const auto defs = rematerializable(f, v); !defs.empty()) {
+        temps = rematerialize(f, v, defs);
         ++a.rematerialized;
       } else {
         const uint32_t bytes = 4u * f.vregs[v].width;
@@ -707,6 +750,27 @@ Allocation allocate(MFunction& f, const AllocOptions& o, const std::string& file
       for (uint32_t t : temps) unspillable[t] = true;
     }
   }
+}
+
+}  // namespace
+
+Allocation allocate(MFunction& f, const AllocOptions& o, const std::string& file, const std::string& kernel) {
+  shrink(f);
+  // Recomputing constants where they are read costs instructions; it is kept only where it saves
+  // registers.
+  MFunction recomputed = f;
+  const uint32_t constants = rematerialize_constants(recomputed);
+  Allocation kept = colour_and_spill(f, o, file, kernel);
+  try {
+    Allocation a = colour_and_spill(recomputed, o, file, kernel);
+    if (a.registers < kept.registers) {
+      a.rematerialized += constants;
+      f = std::move(recomputed);
+      return a;
+    }
+  } catch (const PtxError&) {
+  }
+  return kept;
 }
 
 }  // namespace tsm::ptx
