@@ -8,6 +8,7 @@ the launcher's occupancy calculation (`tsm-tool occupancy`) gives for the kernel
 shared memory.
 
 Usage: check_occupancy_rtl.py TSM_TOOL SOURCE.cu KERNEL CONFIG FRONTEND BLOCK SHARED_BYTES ARG...
+(in each ARG, {threads} is the launch's thread count and {bytes} four bytes for each thread)
 """
 import re
 import sys
@@ -22,7 +23,9 @@ def main():
     warps = (block + 31) // 32
 
     def run(grid, events):
-        args = [a.replace("{threads}", str(grid * block)) for a in kargs]
+        # {threads}: the launch's threads; {bytes}: a 32-bit word for each (the grid grows with the
+        # occupancy, so buffers indexed by thread grow with it).
+        args = [a.replace("{threads}", str(grid * block)).replace("{bytes}", str(4 * grid * block)) for a in kargs]
         return launch("check_occupancy_rtl", tool, source, kernel, grid, block, config, frontend, args, lockstep=False,
                       events=events, echo=False)
 

@@ -501,6 +501,22 @@ TEST_P(Compiled, ConversionsBetweenFloatAnd64BitIntegers) {
   const auto fs = download<float>(dfs, n), fu = download<float>(dfu, n);
   const auto is = download<int64_t>(dis, n);
   const auto iu = download<uint64_t>(diu, n);
+  // Toward zero: the nearest float, stepped toward zero where it is farther from zero than the value.
+  auto rz = [](long double x) {
+    float r = static_cast<float>(x);
+    if (std::fabs(static_cast<long double>(r)) > std::fabs(x)) r = std::nextafter(r, 0.0f);
+    return r;
+  };
+  const auto zs = upload(std::vector<float>(n)), zu = upload(std::vector<float>(n)), z32 = upload(std::vector<float>(n));
+  rt_.launch(mod, "convert64_rz", grid_for(n), Dim3{block(), 1, 1},
+             KernelArgs().i32(static_cast<int32_t>(n)).ptr(upload(s)).ptr(upload(u)).ptr(zs).ptr(zu).ptr(z32));
+  const auto rzs = download<float>(zs, n), rzu = download<float>(zu, n), rz32 = download<float>(z32, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(rzs[i], rz(static_cast<long double>(s[i]))) << "__ll2float_rz " << i << " " << s[i];
+    ASSERT_EQ(rzu[i], rz(static_cast<long double>(u[i]))) << "__ull2float_rz " << i << " " << u[i];
+    const float a = rz(static_cast<long double>(static_cast<int32_t>(s[i] >> 20))), b = rz(static_cast<long double>(static_cast<uint32_t>(u[i])));
+    ASSERT_EQ(rz32[i], a + b) << "__int2float_rz + __uint2float_rz " << i;
+  }
   for (uint32_t i = 0; i < n; ++i) {
     ASSERT_EQ(fs[i], static_cast<float>(s[i])) << i << " " << s[i];
     ASSERT_EQ(fu[i], static_cast<float>(u[i])) << i << " " << u[i];
@@ -538,6 +554,48 @@ TEST_P(Compiled, PerThreadSortNetworks) {
       if (dir) std::reverse(want.begin(), want.end());
       ASSERT_EQ(std::vector<int32_t>(out.begin() + 32 * i, out.begin() + 32 * (i + 1)), want) << "bitonic32 dir " << dir << " thread " << i;
     }
+  }
+}
+
+// sad.s32 / sad.u32 (__sad, __usad): c + |a - b|, the difference signed or unsigned.
+TEST_P(Compiled, SumOfAbsoluteDifference) {
+  const auto mod = load("sad");
+  const uint32_t n = 200;
+  std::vector<int32_t> a(n), b(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    a[i] = static_cast<int32_t>(rng_());
+    b[i] = i % 3 ? static_cast<int32_t>(rng_()) : a[i] ^ static_cast<int32_t>(rng_() & 0xff);
+  }
+  a[0] = INT32_MIN, b[0] = INT32_MAX, a[1] = -1, b[1] = 1;
+  const auto dout = upload(std::vector<uint32_t>(2 * n));
+  rt_.launch(mod, "k", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().ptr(upload(a)).ptr(upload(b)).ptr(dout).i32(static_cast<int32_t>(n)));
+  const auto out = download<uint32_t>(dout, 2 * n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const int64_t sd = static_cast<int64_t>(a[i]) - b[i];
+    const uint32_t ua = static_cast<uint32_t>(a[i]), ub = static_cast<uint32_t>(b[i]);
+    ASSERT_EQ(out[2 * i], i + static_cast<uint32_t>(sd < 0 ? -sd : sd)) << i;
+    ASSERT_EQ(out[2 * i + 1], 7u + (ua < ub ? ub - ua : ua - ub)) << i;
+  }
+}
+
+// 16-bit arithmetic whose result depends on the register's upper bits (narrow16.cu).
+TEST_P(Compiled, SixteenBitArithmeticOnUncleanRegisters) {
+  const auto mod = load("narrow16");
+  const uint32_t n = 700;
+  std::vector<uint32_t> in(n);
+  for (auto& x : in) x = rng_();
+  const auto dout = upload(std::vector<uint32_t>(3 * n));
+  rt_.launch(mod, "narrow16", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().ptr(upload(in)).ptr(dout).i32(static_cast<int32_t>(n)));
+  const auto out = download<uint32_t>(dout, 3 * n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t v = in[i];
+    uint32_t r = v;
+    if (((static_cast<int32_t>(v) % 5) + 5) % 5 == 1 && (std::popcount(v ^ i) % 5) != 4) r = 0;
+    const uint16_t h = static_cast<uint16_t>(v >> 7), l = static_cast<uint16_t>(v);
+    const uint16_t dh = static_cast<uint16_t>(h - l);
+    ASSERT_EQ(out[3 * i], r) << i;
+    ASSERT_EQ(out[3 * i + 1], dh / 7u + (static_cast<int16_t>(dh) < 0 ? 1u : 0u)) << i;
+    ASSERT_EQ(out[3 * i + 2], static_cast<uint32_t>(std::popcount(v) % 3) * 100u + static_cast<uint32_t>(std::countl_zero(v | 1u) / 5)) << i;
   }
 }
 

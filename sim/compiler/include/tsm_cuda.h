@@ -442,6 +442,20 @@ __TSM_DEVICE float __saturatef(float x) { return __nvvm_saturate_f(x); }  // cvt
     asm(ptx " %0, %1, %2;" : "=" constraint(r) : constraint(a), constraint(b)); \
     return r;                                                                   \
   }
+// Integer to float with a rounding mode, as inline PTX: clang 14's optimizer turns the rz forms of
+// the __nvvm_*2f builtins into plain (round-to-nearest) conversions, a silently wrong result that
+// the random CUDA differential found (__ll2float_rz(-7969551425255944308) gave -0x1.ba6624p+62).
+// Float to integer likewise: PTX's cvt saturates (NaN gives 0), but clang 14 folds the builtins
+// into LLVM's fptoui/fptosi, for which an out-of-range value is undefined: __float2uint_rz(-1.0f)
+// made it delete the whole kernel. As inline PTX the conversion is the one PTX defines.
+#define __TSM_F2I(mode, type, itype, constraint)                          \
+  type r;                                                                 \
+  asm("cvt." #mode "i." itype ".f32 %0, %1;" : constraint(r) : "f"(a));   \
+  return r;
+#define __TSM_I2F(mode, itype, constraint)                                 \
+  float r;                                                                \
+  asm("cvt." #mode ".f32." itype " %0, %1;" : "=f"(r) : constraint(a));   \
+  return r;
 #define __TSM_ROUNDED(cuda, nvvm)                                                                \
   __TSM_ASM_BINARY(__fadd_##cuda, float, "add." #nvvm ".f32", "f")                               \
   __TSM_ASM_BINARY(__fsub_##cuda, float, "sub." #nvvm ".f32", "f")                               \
@@ -461,14 +475,16 @@ __TSM_DEVICE float __saturatef(float x) { return __nvvm_saturate_f(x); }  // cvt
   __TSM_DEVICE double __ddiv_##cuda(double a, double b) { return __nvvm_div_##nvvm##_d(a, b); }  \
   __TSM_DEVICE double __drcp_##cuda(double a) { return __nvvm_rcp_##nvvm##_d(a); }               \
   __TSM_DEVICE double __dsqrt_##cuda(double a) { return __nvvm_sqrt_##nvvm##_d(a); }             \
-  __TSM_DEVICE int __float2int_##cuda(float a) { return __nvvm_f2i_##nvvm(a); }                  \
-  __TSM_DEVICE unsigned int __float2uint_##cuda(float a) { return __nvvm_f2ui_##nvvm(a); }       \
-  __TSM_DEVICE long long __float2ll_##cuda(float a) { return __nvvm_f2ll_##nvvm(a); }            \
-  __TSM_DEVICE unsigned long long __float2ull_##cuda(float a) { return __nvvm_f2ull_##nvvm(a); } \
-  __TSM_DEVICE float __int2float_##cuda(int a) { return __nvvm_i2f_##nvvm(a); }                  \
-  __TSM_DEVICE float __uint2float_##cuda(unsigned int a) { return __nvvm_ui2f_##nvvm(a); }       \
-  __TSM_DEVICE float __ll2float_##cuda(long long a) { return __nvvm_ll2f_##nvvm(a); }            \
-  __TSM_DEVICE float __ull2float_##cuda(unsigned long long a) { return __nvvm_ull2f_##nvvm(a); } \
+  __TSM_DEVICE int __float2int_##cuda(float a) { __TSM_F2I(nvvm, int, "s32", "=r") }             \
+  __TSM_DEVICE unsigned int __float2uint_##cuda(float a) { __TSM_F2I(nvvm, unsigned, "u32", "=r") }  \
+  __TSM_DEVICE long long __float2ll_##cuda(float a) { __TSM_F2I(nvvm, long long, "s64", "=l") }  \
+  __TSM_DEVICE unsigned long long __float2ull_##cuda(float a) {                                  \
+    __TSM_F2I(nvvm, unsigned long long, "u64", "=l")                                             \
+  }                                                                                              \
+  __TSM_DEVICE float __int2float_##cuda(int a) { __TSM_I2F(nvvm, "s32", "r") }                  \
+  __TSM_DEVICE float __uint2float_##cuda(unsigned int a) { __TSM_I2F(nvvm, "u32", "r") }         \
+  __TSM_DEVICE float __ll2float_##cuda(long long a) { __TSM_I2F(nvvm, "s64", "l") }              \
+  __TSM_DEVICE float __ull2float_##cuda(unsigned long long a) { __TSM_I2F(nvvm, "u64", "l") }    \
   __TSM_DEVICE int __double2int_##cuda(double a) { return __nvvm_d2i_##nvvm(a); }                \
   __TSM_DEVICE float __double2float_##cuda(double a) { return __nvvm_d2f_##nvvm(a); }
 __TSM_ROUNDED(rn, rn)
@@ -476,6 +492,8 @@ __TSM_ROUNDED(rz, rz)
 __TSM_ROUNDED(rd, rm)
 __TSM_ROUNDED(ru, rp)
 #undef __TSM_ROUNDED
+#undef __TSM_I2F
+#undef __TSM_F2I
 #undef __TSM_ASM_BINARY
 
 // ==== Bit reinterpretation ====================================================================
