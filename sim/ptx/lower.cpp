@@ -1136,7 +1136,9 @@ void Lowering::int_arith(const Instruction& in) {
     return;
   }
   if (op == "div" || op == "rem" || ((op == "min" || op == "max") && wide64) || (op == "mul" && wide64 && has(in, "hi"))) {
-    const std::string name = op == "mul" ? fmt::format("mul.hi.{}", t.str()) : fmt::format("{}.{}", op, t.str());
+    // 8/16-bit division: the 32-bit sequence on the extended operands (extend_narrow_) is exact.
+    const Type seq_type = t.bits < 32 ? Type{t.kind, 32} : t;
+    const std::string name = op == "mul" ? fmt::format("mul.hi.{}", t.str()) : fmt::format("{}.{}", op, seq_type.str());
     if (sequence(name, {vreg_value(in.operands.at(1), t), vreg_value(in.operands.at(2), t)}, {d})) return;
     unsupported(in);
   }

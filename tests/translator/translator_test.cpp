@@ -557,7 +557,7 @@ TEST_P(Compiled, PerThreadSortNetworks) {
   }
 }
 
-// sad.s32 / sad.u32 (__sad, __usad): c + |a - b|, the difference signed or unsigned.
+// sad.s32 / sad.u32 (__sad, __usad): c + |a - b|, the difference signed or unsigned; the halving adds.
 TEST_P(Compiled, SumOfAbsoluteDifference) {
   const auto mod = load("sad");
   const uint32_t n = 200;
@@ -575,6 +575,18 @@ TEST_P(Compiled, SumOfAbsoluteDifference) {
     const uint32_t ua = static_cast<uint32_t>(a[i]), ub = static_cast<uint32_t>(b[i]);
     ASSERT_EQ(out[2 * i], i + static_cast<uint32_t>(sd < 0 ? -sd : sd)) << i;
     ASSERT_EQ(out[2 * i + 1], 7u + (ua < ub ? ub - ua : ua - ub)) << i;
+  }
+  const auto dh = upload(std::vector<int32_t>(5 * n));
+  rt_.launch(mod, "halving", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().ptr(upload(a)).ptr(upload(b)).ptr(dh).i32(static_cast<int32_t>(n)));
+  const auto h = download<int32_t>(dh, 5 * n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const int64_t x = a[i], y = b[i];
+    const uint64_t ux = static_cast<uint32_t>(a[i]), uy = static_cast<uint32_t>(b[i]);
+    ASSERT_EQ(h[5 * i], static_cast<int32_t>((-2 + static_cast<int64_t>(static_cast<int32_t>(0u - static_cast<uint32_t>(a[i])))) >> 1)) << i;
+    ASSERT_EQ(h[5 * i + 1], static_cast<int32_t>((x + y) >> 1)) << i;
+    ASSERT_EQ(h[5 * i + 2], static_cast<int32_t>((x + y + 1) >> 1)) << i;
+    ASSERT_EQ(static_cast<uint32_t>(h[5 * i + 3]), static_cast<uint32_t>((ux + uy) >> 1)) << i;
+    ASSERT_EQ(static_cast<uint32_t>(h[5 * i + 4]), static_cast<uint32_t>((ux + uy + 1) >> 1)) << i;
   }
 }
 

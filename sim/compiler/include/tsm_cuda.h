@@ -540,18 +540,13 @@ __TSM_DEVICE unsigned int __sad(int x, int y, unsigned int z) {
 __TSM_DEVICE unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) {
   return __nvvm_sad_ui(x, y, z);
 }
-__TSM_DEVICE int __hadd(int a, int b) {
-  return static_cast<int>((static_cast<long long>(a) + b) >> 1);
-}
-__TSM_DEVICE int __rhadd(int a, int b) {
-  return static_cast<int>((static_cast<long long>(a) + b + 1) >> 1);
-}
-__TSM_DEVICE unsigned int __uhadd(unsigned int a, unsigned int b) {
-  return static_cast<unsigned int>((static_cast<unsigned long long>(a) + b) >> 1);
-}
-__TSM_DEVICE unsigned int __urhadd(unsigned int a, unsigned int b) {
-  return static_cast<unsigned int>((static_cast<unsigned long long>(a) + b + 1) >> 1);
-}
+// The halving adds in 32-bit arithmetic: written with a 64-bit sum, clang 14 turned
+// __hadd(-2, x) into `mul.wide.s32 x, 0x80000000` (shl of the sign-extended value by 31, with
+// 1 << 31 taken as a negative s32), the wrong sign (found by the random CUDA differential).
+__TSM_DEVICE int __hadd(int a, int b) { return (a >> 1) + (b >> 1) + (a & b & 1); }
+__TSM_DEVICE int __rhadd(int a, int b) { return (a >> 1) + (b >> 1) + ((a | b) & 1); }
+__TSM_DEVICE unsigned int __uhadd(unsigned int a, unsigned int b) { return (a >> 1) + (b >> 1) + (a & b & 1u); }
+__TSM_DEVICE unsigned int __urhadd(unsigned int a, unsigned int b) { return (a >> 1) + (b >> 1) + ((a | b) & 1u); }
 
 // min, max, abs: CUDA's overloads, including the mixed signed/unsigned ones (min(i, blockDim.x)).
 #define __TSM_MINMAX(A, B, R)                                                             \
