@@ -611,56 +611,15 @@ uint32_t rematerialize_constants(MFunction& f) {
   return count;
 }
 
-// Keep `v` in local memory at byte `offset`: a fresh temporary per instruction that touches it,
-// loaded before (if read) and stored after (if written). Returns the temporaries.
-std::vector<uint32_t> spill_to_local(MFunction& f, uint32_t v, uint32_t offset) {
+// Gives every instruction that touches `v` a fresh vreg of v's kind in its place, and puts
+// `before(t, loc)` ahead of one that reads v (a guarded, carry-in or partial-word write reads it
+// too: the lanes or words it leaves keep the old value) and `after(t, loc)` behind one that writes
+// it. Returns the fresh vregs.
+template <typename Before, typename After>
+std::vector<uint32_t> replace_per_instruction(MFunction& f, uint32_t v, Before before, After after) {
   std::vector<uint32_t> temps;
   const uint8_t width = f.vregs[v].width;
-  const std::string sz = width == 2 ? ".64" : width == 4 ? ".128" : "";
-  for (MBlock& blk : f.blocks) {
-    std::vector<MInst> out;
-    out.reserve(blk.insts.size());
-    for (MInst& m : blk.insts) {
-      bool reads = false, writes = false;
-      const bool g = guarded(m);
-      for (const auto& bind : m.binds) {
-        if (bind.vreg != v) continue;
-        const bool d = bind.field != isa::Field::pg && is_def(m, bind.field);
-        if (d) writes = true;
-        if (!d || g) reads = true;
-        if (d && (bind.offset != 0 || field_words(m, bind.field) < width)) reads = true;  // the other words stay
-      }
-      for (uint32_t p : m.pins) reads |= p == v;
-      if (!reads && !writes) {
-        out.push_back(std::move(m));
-        continue;
-      }
-      const uint32_t t = f.new_vreg(width);
-      temps.push_back(t);
-      for (auto& bind : m.binds)
-        if (bind.vreg == v) bind.vreg = t;
-      for (auto& p : m.pins)
-        if (p == v) p = t;
-      const Loc loc = m.loc;
-      const std::vector<uint32_t> regs{t}, no_preds;
-      if (reads) out.push_back(build_inst(fmt::format("LDL{} %0, [RZ+{:#x}]", sz, offset), regs, no_preds, loc));
-      out.push_back(std::move(m));
-      if (writes) out.push_back(build_inst(fmt::format("STL{} [RZ+{:#x}], %0", sz, offset), regs, no_preds, loc));
-    }
-    blk.insts = std::move(out);
-  }
-  return temps;
-}
-
-// Keep predicate `v` in a general register as 0 or 1 (the ISA has no P2R/R2P): a fresh predicate
-// per instruction that touches it, set from the register before (ISETP, if read) and saved into
-// it after (SEL, if written); a branch on it tests a fresh one at the block's end. Returns the
-// fresh predicates. The register spills to local memory like any value.
-std::vector<uint32_t> spill_predicate(MFunction& f, uint32_t v) {
-  std::vector<uint32_t> temps;
-  const uint32_t home = f.new_vreg(1);
-  const std::vector<uint32_t> regs{home};
-  auto restore = [&](uint32_t t, Loc loc) { return build_inst("ISETP.NE.U32 %p0, PT, %0, 0x0", regs, std::vector<uint32_t>{t}, loc); };
+  const bool pred = f.vregs[v].pred;
   for (MBlock& blk : f.blocks) {
     std::vector<MInst> out;
     out.reserve(blk.insts.size());
@@ -671,33 +630,59 @@ std::vector<uint32_t> spill_predicate(MFunction& f, uint32_t v) {
         if (bind.vreg != v) continue;
         const bool d = bind.field != isa::Field::pg && is_def(m, bind.field);
         const bool carry_in = bind.field == isa::Field::pcc && isa::get(m.word, isa::Field::x) != 0;
-        if (d) writes = true;
-        if (!d || g || carry_in) reads = true;
+        const bool partial = d && (bind.offset != 0 || field_words(m, bind.field) < width);
+        writes |= d;
+        reads |= !d || g || carry_in || partial;
       }
       for (uint32_t p : m.pins) reads |= p == v;
       if (!reads && !writes) {
         out.push_back(std::move(m));
         continue;
       }
-      const uint32_t t = f.new_vreg(1, true);
+      const uint32_t t = f.new_vreg(width, pred);
       temps.push_back(t);
       for (auto& bind : m.binds)
         if (bind.vreg == v) bind.vreg = t;
       for (auto& p : m.pins)
         if (p == v) p = t;
       const Loc loc = m.loc;
-      if (reads) out.push_back(restore(t, loc));
+      if (reads) out.push_back(before(t, loc));
       out.push_back(std::move(m));
-      if (writes) out.push_back(build_inst("SEL %0, RZ, 0x1, !%p0", regs, std::vector<uint32_t>{t}, loc));
+      if (writes) out.push_back(after(t, loc));
     }
     blk.insts = std::move(out);
+  }
+  return temps;
+}
+
+// Keep `v` in local memory at byte `offset`: loaded before each read, stored after each write.
+std::vector<uint32_t> spill_to_local(MFunction& f, uint32_t v, uint32_t offset) {
+  const uint8_t width = f.vregs[v].width;
+  const std::string sz = width == 2 ? ".64" : width == 4 ? ".128" : "";
+  const std::vector<uint32_t> no_preds;
+  return replace_per_instruction(
+      f, v,
+      [&](uint32_t t, Loc loc) { return build_inst(fmt::format("LDL{} %0, [RZ+{:#x}]", sz, offset), std::vector<uint32_t>{t}, no_preds, loc); },
+      [&](uint32_t t, Loc loc) { return build_inst(fmt::format("STL{} [RZ+{:#x}], %0", sz, offset), std::vector<uint32_t>{t}, no_preds, loc); });
+}
+
+// Keep predicate `v` in a general register as 0 or 1 (the ISA has no P2R/R2P): set from the
+// register before each read (ISETP), saved into it after each write (SEL); a branch on it tests a
+// fresh one at the block's end. Returns the fresh predicates. The register spills to local memory
+// like any value.
+std::vector<uint32_t> spill_predicate(MFunction& f, uint32_t v) {
+  const uint32_t home = f.new_vreg(1);
+  const std::vector<uint32_t> regs{home};
+  auto restore = [&](uint32_t t, Loc loc) { return build_inst("ISETP.NE.U32 %p0, PT, %0, 0x0", regs, std::vector<uint32_t>{t}, loc); };
+  std::vector<uint32_t> temps = replace_per_instruction(
+      f, v, restore, [&](uint32_t t, Loc loc) { return build_inst("SEL %0, RZ, 0x1, !%p0", regs, std::vector<uint32_t>{t}, loc); });
+  for (MBlock& blk : f.blocks)
     if (blk.exit == MBlock::Exit::Branch && blk.cond == v) {
       const uint32_t t = f.new_vreg(1, true);
       temps.push_back(t);
       blk.insts.push_back(restore(t, blk.branch_loc));
       blk.cond = t;
     }
-  }
   return temps;
 }
 
