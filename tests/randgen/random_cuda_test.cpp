@@ -123,7 +123,7 @@ TEST(RandomCuda, KernelsAreWellDefinedAndCompileEverywhere) {
   rg::CudaOracleOptions o;
   o.host_flags = {"-fsanitize=undefined", "-fno-sanitize-recover=all"};
   rg::CudaOracle oracle(o);
-  const auto ks = kernels(1, 40);
+  const auto ks = kernels(1, 30);
   const auto cases = rg::cuda_cases(ks);
   const auto host = oracle.host(cases);
   for (size_t i = 0; i < ks.size(); ++i) {
