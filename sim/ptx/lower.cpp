@@ -153,6 +153,7 @@ class Lowering {
 
   // families
   void mov(const Instruction& in);
+  void mov_vector(const Instruction& in);
   void int_arith(const Instruction& in);
   void float_arith(const Instruction& in);
   void logic(const Instruction& in);
@@ -666,6 +667,7 @@ void Lowering::mov(const Instruction& in) {
     e(fmt::format("PLOP.AND {}, {}{}, PT", e.p(dst(d)), neg ? "!" : "", e.p(src)));
     return;
   }
+  if (d.kind == Operand::Kind::Vector || s.kind == Operand::Kind::Vector) return mov_vector(in);
   const uint32_t dv = dst(d);
   if (s.kind == Operand::Kind::Special && t.bits == 32 && s.name != "%dynamic_smem_size") {
     const Val v = value(s, t);  // S2R into a temporary...
@@ -680,6 +682,54 @@ void Lowering::mov(const Instruction& in) {
     Em e2(*this);
     if (v.kind == Val::Kind::Imm && s.kind == Operand::Kind::Symbol) e2(fmt::format("MOV {}, RZ", e2.hi(dv)));  // shared/local offsets
     else e2(fmt::format("MOV {}, {}", e2.hi(dv), e2.b(v, true)));
+  }
+}
+
+// mov.b64 d, {lo, hi} and mov.b32 d, {lo16, hi16} put the elements together, lowest first;
+// mov.b64 {lo, hi}, s and mov.b32 {lo16, hi16}, s take a value apart (`_` skips an element).
+void Lowering::mov_vector(const Instruction& in) {
+  const Type t = type_of(in);
+  const Operand& d = in.operands.at(0);
+  const Operand& s = in.operands.at(1);
+  const bool pack = s.kind == Operand::Kind::Vector;
+  const Operand& vec = pack ? s : d;
+  if (d.kind == s.kind || vec.elems.size() != 2 || (t.bits != 64 && t.bits != 32))
+    fail("mov with a vector operand is supported as mov.b64 with two 32-bit elements and mov.b32 with two 16-bit elements");
+  const Type elem{Type::Kind::B, t.bits / 2};
+  if (t.bits == 64) {
+    if (pack) {
+      const uint32_t dv = dst(d);
+      Em lo(*this);
+      lo(fmt::format("MOV {}, {}", lo.r(dv), lo.b(value(vec.elems[0], elem))));
+      Em hi(*this);
+      hi(fmt::format("MOV {}, {}", hi.hi(dv), hi.b(value(vec.elems[1], elem))));
+      return;
+    }
+    const Val v = value(s, t);
+    for (size_t k = 0; k < 2; ++k) {
+      if (vec.elems[k].kind == Operand::Kind::Discard) continue;
+      Em e(*this);
+      e(fmt::format("MOV {}, {}", e.r(dst(vec.elems[k])), e.b(v, k == 1)));
+    }
+    return;
+  }
+  if (pack) {  // d = lo16 | hi16 << 16
+    const uint32_t dv = dst(d);
+    const uint32_t low = temp();
+    Em m(*this);
+    m(fmt::format("LOP.AND {}, {}, 0xffff", m.r(low), m.r(vreg_value(vec.elems[0], elem))));
+    Em e(*this);
+    e(fmt::format("BFI {}, {}, 0x1010, {}", e.r(dv), e.r(vreg_value(vec.elems[1], elem)), e.r(low)));
+    return;
+  }
+  const uint32_t sv = vreg_value(s, t);
+  if (vec.elems[0].kind != Operand::Kind::Discard) {
+    Em e(*this);
+    e(fmt::format("LOP.AND {}, {}, 0xffff", e.r(dst(vec.elems[0])), e.r(sv)));
+  }
+  if (vec.elems[1].kind != Operand::Kind::Discard) {
+    Em e(*this);
+    e(fmt::format("SHR.U32 {}, {}, 16", e.r(dst(vec.elems[1])), e.r(sv)));
   }
 }
 
@@ -1167,6 +1217,16 @@ void Lowering::int_arith(const Instruction& in) {
   if (op == "mul" || op == "mad") {
     const bool wide = has(in, "wide"), hi = has(in, "hi");
     const bool mad = op == "mad";
+    // LLVM's NVPTX back end (clang 14) turns a 64-bit shift by 31 of a sign-extended int, which is
+    // what `(long long)x * 2^31` and `x * (long long)INT_MIN` become, into mul.wide.s32 x, 2^31
+    // with the constant cut to 32 bits: a multiplication by -2^31, the wrong sign. LLVM never
+    // writes that instruction for a real multiplication by -2^31 (it becomes a shift and a
+    // negation first), so from LLVM it is always this bug: refuse rather than compute it.
+    if (mod_.from_llvm && op == "mul" && wide && sgn && t.bits == 32 && in.operands.size() > 2 &&
+        in.operands[2].kind == Operand::Kind::Imm && static_cast<int32_t>(in.operands[2].imm) == INT32_MIN)
+      fail("mul.wide.s32 by 0x80000000 from clang: LLVM's NVPTX back end writes this for a 64-bit shift by 31 of a "
+           "sign-extended int (x * 2^31) and the PTX multiplies by -2^31 instead, the wrong sign (a clang bug); "
+           "compile with --frontend nvcc, or shift an unsigned 64-bit value instead");
     if (wide64 && !wide) {
       if (hi) fail(fmt::format("{}.hi.{} is not supported yet", op, t.str()));
       // lo 64 of a 64x64 product: lo*lo (wide) + (alo*bhi + ahi*blo) << 32

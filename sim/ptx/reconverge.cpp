@@ -37,7 +37,9 @@ namespace {
 using Set = std::vector<bool>;
 
 // Dominators (forward) or post-dominators (reverse, with a virtual exit at index n) by iteration.
-std::vector<Set> dominators(const MFunction& f, bool post) {
+// `dead_ends` (post only): blocks whose paths do not count, as if they never ended; their sets stay
+// full, and so does that of every block whose paths all run into them.
+std::vector<Set> dominators(const MFunction& f, bool post, const Set* dead_ends = nullptr) {
   const size_t n = f.blocks.size();
   const size_t total = post ? n + 1 : n;
   std::vector<std::vector<int>> preds(total), succs(total);
@@ -57,7 +59,7 @@ std::vector<Set> dominators(const MFunction& f, bool post) {
   while (changed) {
     changed = false;
     for (size_t b = 0; b < total; ++b) {
-      if (b == root) continue;
+      if (b == root || (dead_ends && b < n && (*dead_ends)[b])) continue;
       Set nd(total, true);
       const auto& in = post ? succs[b] : preds[b];
       if (in.empty()) nd.assign(total, false);
@@ -306,40 +308,145 @@ struct Region {
   bool shared = false;
 };
 
+// Where threads leave early. `ends`: blocks that run without a conditional branch into EXIT and
+// hold nothing that needs the warp together (a barrier, a vote, a shuffle); `exit_side`: an end
+// that is one side of a divergent branch whose other side goes on (an early `return`).
+struct Exits {
+  Set ends, exit_side;
+};
+
+Exits early_exits(const MFunction& f, const Set& joins) {
+  const size_t n = f.blocks.size();
+  auto warp_wide = [](const MInst& m) {
+    const std::string_view mn = m.info ? m.info->mnemonic : "";
+    return mn == "BAR" || mn == "BRED" || mn == "VOTE" || mn == "SHFL";
+  };
+  Exits x{Set(n, false), Set(n, false)};
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = 0; b < n; ++b) {
+      if (x.ends[b]) continue;
+      const MBlock& blk = f.blocks[b];
+      bool e = blk.exit == MBlock::Exit::Stop;
+      if ((blk.exit == MBlock::Exit::Fall || blk.exit == MBlock::Exit::Jump) && blk.side_exits.empty()) {
+        const int s = blk.exit == MBlock::Exit::Fall ? blk.fall : blk.taken;
+        e = s >= 0 && x.ends[static_cast<size_t>(s)];
+      }
+      if (e && !joins[b] && std::none_of(blk.insts.begin(), blk.insts.end(), warp_wide)) {
+        x.ends[b] = true;
+        changed = true;
+      }
+    }
+  }
+  for (size_t b = 0; b < n; ++b) {
+    const MBlock& blk = f.blocks[b];
+    if (blk.exit != MBlock::Exit::Branch || blk.uniform || blk.taken == blk.fall) continue;
+    const bool t = x.ends[static_cast<size_t>(blk.taken)], e = x.ends[static_cast<size_t>(blk.fall)];
+    if (t != e) x.exit_side[static_cast<size_t>(t ? blk.taken : blk.fall)] = true;
+  }
+  return x;
+}
+
+std::vector<Region> divergent_regions(const MFunction& f, Exits* exits = nullptr);
+
+// A divergent branch with one side that exits early needs no SSY when that side is the one taken:
+// its lanes run first and EXIT, which pops the entry the branch pushed, and the others go on with
+// the stack as it was. Makes the exiting side the taken one.
+void exits_first(MFunction& f) {
+  Exits x;
+  divergent_regions(f, &x);
+  for (auto& blk : f.blocks)
+    if (blk.exit == MBlock::Exit::Branch && !blk.uniform && x.ends[static_cast<size_t>(blk.fall)] && !x.ends[static_cast<size_t>(blk.taken)]) {
+      std::swap(blk.taken, blk.fall);
+      blk.cond_neg = !blk.cond_neg;
+    }
+}
+
 // The divergent branches that get a reconvergence region, smallest region first: a branch that is
 // not bra.uni, whose paths meet before the threads exit, and inside every loop that contains it (a
 // branch inside a loop whose paths only meet outside it needs no SSY: its lanes that leave wait at
 // the loop's PBK, the others go round again, and an SSY there would be pushed on every iteration).
-std::vector<Region> divergent_regions(const MFunction& f) {
-  const auto pdom = dominators(f, true);
-  const auto bodies = loop_bodies(f);
+//
+// The join is the immediate post-dominator, unless that is where the threads exit (the virtual
+// exit, a block that is only EXIT) or an end (straight-line code into EXIT). An early `return`
+// does that to every branch around it: the kernel's final `ret` becomes their join, every region
+// nests in the next, and a few unrolled iterations of a loop of switches overflow the stack.
+// Lanes that EXIT leave every stack entry, so they need not reach a join: the join is then where
+// the paths meet that do not take an early exit (post-dominance with the exit sides as dead
+// ends), and the region holds only the blocks on paths to it. Where there is no such place, a
+// join in an end stays the join (the paths meet there before the kernel's last stores), and a
+// branch whose paths meet only at EXIT needs no SSY. A branch with one exiting side needs none
+// either (exits_first).
+std::vector<Region> divergent_regions(const MFunction& f, Exits* exits) {
   const size_t n = f.blocks.size();
-  std::vector<Region> rs;
-  for (size_t b = 0; b < n; ++b) {
-    const MBlock& blk = f.blocks[b];
-    if (blk.exit != MBlock::Exit::Branch || blk.uniform) continue;
-    const int p = immediate(pdom, static_cast<int>(b));
-    if (p < 0 || p == static_cast<int>(n)) continue;  // the paths only meet when the threads exit
-    if (std::any_of(bodies.begin(), bodies.end(), [&](const Set& body) { return body[b] && !body[static_cast<size_t>(p)]; }))
-      continue;
-    rs.push_back({static_cast<int>(b), p, reach(f, static_cast<int>(b), p)});
+  Set joins(n, false);
+  for (;;) {
+    const Exits x = early_exits(f, joins);
+    auto exit_only = [&](int b) {
+      return b == static_cast<int>(n) || (f.blocks[static_cast<size_t>(b)].exit == MBlock::Exit::Stop && f.blocks[static_cast<size_t>(b)].insts.size() == 1);
+    };
+    const auto pdom = dominators(f, true);
+    const auto pdom_live = dominators(f, true, &x.exit_side);
+    const auto bodies = loop_bodies(f);
+    std::vector<Region> rs;
+    for (size_t b = 0; b < n; ++b) {
+      const MBlock& blk = f.blocks[b];
+      if (blk.exit != MBlock::Exit::Branch || blk.uniform) continue;
+      if (x.ends[static_cast<size_t>(blk.taken)] != x.ends[static_cast<size_t>(blk.fall)]) continue;  // one side exits
+      int p = immediate(pdom, static_cast<int>(b));
+      if (p < 0) continue;
+      if (exit_only(p) || x.ends[static_cast<size_t>(p)]) {
+        const Set& live = pdom_live[b];
+        const bool none = std::all_of(live.begin(), live.end(), [](bool y) { return y; });  // every path exits early
+        const int q = none ? -1 : immediate(pdom_live, static_cast<int>(b));
+        if (q >= 0 && !exit_only(q) && !x.exit_side[static_cast<size_t>(q)]) p = q;
+        else if (exit_only(p)) continue;
+      }
+      if (std::any_of(bodies.begin(), bodies.end(), [&](const Set& body) { return body[b] && !body[static_cast<size_t>(p)]; }))
+        continue;
+      // The blocks on paths from the branch to the join (not those of paths that exit instead).
+      Set nodes = reach(f, static_cast<int>(b), p);
+      Set to_join(n, false);
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t k = 0; k < n; ++k) {
+          if (!nodes[k] || to_join[k]) continue;
+          for (int s : successors(f, static_cast<int>(k)))
+            if (s == p || to_join[static_cast<size_t>(s)]) {
+              to_join[k] = true;
+              changed = true;
+              break;
+            }
+        }
+      }
+      to_join[b] = true;
+      rs.push_back({static_cast<int>(b), p, to_join});
+    }
+    // A join in an end gets SYNCs on the paths into it, so lanes there no longer just exit: it and
+    // the code leading straight into it are not ends. Settle again with fewer ends.
+    bool settled = true;
+    for (const Region& r : rs)
+      if (x.ends[static_cast<size_t>(r.join)]) {
+        joins[static_cast<size_t>(r.join)] = true;
+        settled = false;
+      }
+    if (!settled) continue;
+    if (exits) *exits = x;
+    auto size = [](const Region& r) { return std::count(r.nodes.begin(), r.nodes.end(), true); };
+    std::stable_sort(rs.begin(), rs.end(), [&](const Region& a, const Region& b) { return size(a) < size(b); });
+    // A region nested in a larger one with the same join needs no SSY of its own: its paths end at
+    // the outer region's SYNCs, each popping the entry its divergent branch pushed, and the last
+    // pops the outer SSY. (An unrolled loop with an early exit per iteration would otherwise nest
+    // one SSY per iteration and overflow the stack.) Lanes that leave a loop inside the region (BRK)
+    // are cleared from every entry above the loop's, the shared ones included, and come back to
+    // the region's paths at the loop's exit.
+    for (size_t i = 0; i < rs.size(); ++i) {
+      for (size_t j = i + 1; j < rs.size() && !rs[i].shared; ++j)
+        if (rs[j].join == rs[i].join && rs[j].branch != rs[i].branch && rs[j].nodes[static_cast<size_t>(rs[i].branch)])
+          rs[i].shared = true;
+    }
+    return rs;
   }
-  auto size = [](const Region& r) { return std::count(r.nodes.begin(), r.nodes.end(), true); };
-  std::stable_sort(rs.begin(), rs.end(), [&](const Region& a, const Region& b) { return size(a) < size(b); });
-  // A region nested in a larger one with the same join needs no SSY of its own: its paths end at
-  // the outer region's SYNCs, each popping the entry its divergent branch pushed, and the last
-  // pops the outer SSY. (An unrolled loop with an early exit per iteration would otherwise nest
-  // one SSY per iteration and overflow the stack.) Not where lanes leave a loop inside it.
-  for (size_t i = 0; i < rs.size(); ++i) {
-    bool leaves_loop = false;
-    for (size_t b = 0; b < n; ++b)
-      if (rs[i].nodes[b]) leaves_loop |= f.blocks[b].exit == MBlock::Exit::Break || !f.blocks[b].side_exits.empty();
-    if (leaves_loop) continue;
-    for (size_t j = i + 1; j < rs.size() && !rs[i].shared; ++j)
-      if (rs[j].join == rs[i].join && rs[j].branch != rs[i].branch && rs[j].nodes[static_cast<size_t>(rs[i].branch)])
-        rs[i].shared = true;
-  }
-  return rs;
 }
 
 // Makes every reconvergence region single-entry. A region is the blocks on the paths from a
@@ -528,6 +635,7 @@ std::vector<int> loop_depths(const MFunction& f) {
 void reconverge(MFunction& f, const std::string& file) {
   prune_unreachable(f);
   loops(f, file);
+  exits_first(f);
   split_side_entries(f, file);
   regions(f, file);
 }

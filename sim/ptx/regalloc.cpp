@@ -320,7 +320,7 @@ Colouring colour(const MFunction& f, const AllocOptions& o, const std::vector<bo
   const auto& owner = l.owner;
   const auto& base = l.base;
   const auto& effects = l.effects;
-  std::vector<bool> pinned(nv, false), present(nv, false);
+  std::vector<bool> present(nv, false);
   std::vector<double> cost(nv, 0.0);
   std::vector<Loc> def_loc(nv);
   const std::vector<int> depth = loop_depths(f);
@@ -335,7 +335,6 @@ Colouring colour(const MFunction& f, const AllocOptions& o, const std::vector<bo
       }
       for (uint32_t v : effects[b][i].written)
         if (def_loc[v].line == 0) def_loc[v] = m.loc;
-      for (uint32_t v : m.pins) pinned[v] = true;
     }
     if (blk.exit == MBlock::Exit::Branch) {
       cost[blk.cond] += weight;
@@ -453,7 +452,7 @@ Colouring colour(const MFunction& f, const AllocOptions& o, const std::vector<bo
     double best = 0;
     for (uint32_t v = 1; v < nv; ++v) {
       if (removed[v]) continue;
-      const bool fixed = unspillable[v] || pinned[v];
+      const bool fixed = unspillable[v];
       const double score = (fixed ? 1e30 : cost[v]) / static_cast<double>(std::max<uint32_t>(1, pressure[v]));
       if (pick == 0 || score < best) {
         pick = v;
@@ -500,14 +499,14 @@ Colouring colour(const MFunction& f, const AllocOptions& o, const std::vector<bo
     if (!pred) c.registers = std::max(c.registers, static_cast<uint32_t>(got) + w);
   }
   for (uint32_t v : failed) {
-    if (!unspillable[v] && !pinned[v]) {
+    if (!unspillable[v]) {
       c.spill.push_back(v);
       continue;
     }
     // A value that must stay in a register: spill its cheapest spillable neighbour instead.
     uint32_t victim = 0;
     for (uint32_t u : adj[v])
-      if (!unspillable[u] && !pinned[u] && c.phys[u] >= 0 && (victim == 0 || cost[u] < cost[victim])) victim = u;
+      if (!unspillable[u] && c.phys[u] >= 0 && (victim == 0 || cost[u] < cost[victim])) victim = u;
     if (victim == 0) too_many(file, def_loc[v], kernel, f.vregs[v].pred ? o.predicates : o.registers, f.vregs[v].pred);
     c.spill.push_back(victim);
   }
@@ -526,7 +525,9 @@ std::vector<MInst> rematerializable(const MFunction& f, uint32_t v) {
   std::vector<MInst> defs;
   std::vector<bool> word(f.vregs[v].width, false);
   for (const MBlock& blk : f.blocks)
-    for (const MInst& m : blk.insts)
+    for (const MInst& m : blk.insts) {
+      // An operand of a lowering sequence: a copy put inside the sequence would move its branches.
+      if (std::find(m.pins.begin(), m.pins.end(), v) != m.pins.end()) return {};
       for (const auto& bind : m.binds) {
         if (bind.vreg != v || bind.field == isa::Field::pg || !is_def(m, bind.field)) continue;
         if (guarded(m) || m.binds.size() != 1 || !m.pins.empty() || bind.offset >= word.size() || word[bind.offset] ||
@@ -543,6 +544,7 @@ std::vector<MInst> rematerializable(const MFunction& f, uint32_t v) {
         word[bind.offset] = true;
         defs.push_back(m);
       }
+    }
   if (defs.empty() || std::find(word.begin(), word.end(), false) != word.end()) return {};
   return defs;
 }
@@ -614,40 +616,58 @@ uint32_t rematerialize_constants(MFunction& f) {
 // Gives every instruction that touches `v` a fresh vreg of v's kind in its place, and puts
 // `before(t, loc)` ahead of one that reads v (a guarded, carry-in or partial-word write reads it
 // too: the lanes or words it leaves keep the old value) and `after(t, loc)` behind one that writes
-// it. Returns the fresh vregs.
+// it. A lowering sequence counts as one instruction: its body may loop, so v gets one fresh vreg
+// for the whole sequence, set before its first instruction and saved after its last (this is what
+// lets a long-lived operand of a sequence live in memory everywhere else). Returns the fresh vregs.
 template <typename Before, typename After>
 std::vector<uint32_t> replace_per_instruction(MFunction& f, uint32_t v, Before before, After after) {
   std::vector<uint32_t> temps;
   const uint8_t width = f.vregs[v].width;
   const bool pred = f.vregs[v].pred;
   for (MBlock& blk : f.blocks) {
+    // The instructions [i, end[i]] form one unit: a sequence's span, or the instruction alone.
+    const auto span = sequence_spans(blk);
+    std::vector<size_t> end(blk.insts.size());
+    for (size_t i = 0; i < blk.insts.size();) {
+      size_t j = i;
+      if (span[i])
+        while (j + 1 < blk.insts.size() && span[j + 1] == span[i]) ++j;  // spans point at their first instruction's pins
+      end[i] = j;
+      i = j + 1;
+    }
     std::vector<MInst> out;
     out.reserve(blk.insts.size());
-    for (MInst& m : blk.insts) {
+    for (size_t i = 0; i < blk.insts.size(); i = end[i] + 1) {
       bool reads = false, writes = false;
-      const bool g = guarded(m);
-      for (const auto& bind : m.binds) {
-        if (bind.vreg != v) continue;
-        const bool d = bind.field != isa::Field::pg && is_def(m, bind.field);
-        const bool carry_in = bind.field == isa::Field::pcc && isa::get(m.word, isa::Field::x) != 0;
-        const bool partial = d && (bind.offset != 0 || field_words(m, bind.field) < width);
-        writes |= d;
-        reads |= !d || g || carry_in || partial;
+      for (size_t k = i; k <= end[i]; ++k) {
+        const MInst& m = blk.insts[k];
+        const bool g = guarded(m);
+        for (const auto& bind : m.binds) {
+          if (bind.vreg != v) continue;
+          const bool d = bind.field != isa::Field::pg && is_def(m, bind.field);
+          const bool carry_in = bind.field == isa::Field::pcc && isa::get(m.word, isa::Field::x) != 0;
+          const bool partial = d && (bind.offset != 0 || field_words(m, bind.field) < width);
+          writes |= d;
+          reads |= !d || g || carry_in || partial;
+        }
+        for (uint32_t p : m.pins) reads |= p == v;
       }
-      for (uint32_t p : m.pins) reads |= p == v;
       if (!reads && !writes) {
-        out.push_back(std::move(m));
+        for (size_t k = i; k <= end[i]; ++k) out.push_back(std::move(blk.insts[k]));
         continue;
       }
       const uint32_t t = f.new_vreg(width, pred);
       temps.push_back(t);
-      for (auto& bind : m.binds)
-        if (bind.vreg == v) bind.vreg = t;
-      for (auto& p : m.pins)
-        if (p == v) p = t;
-      const Loc loc = m.loc;
+      const Loc loc = blk.insts[i].loc;
       if (reads) out.push_back(before(t, loc));
-      out.push_back(std::move(m));
+      for (size_t k = i; k <= end[i]; ++k) {
+        MInst& m = blk.insts[k];
+        for (auto& bind : m.binds)
+          if (bind.vreg == v) bind.vreg = t;
+        for (auto& p : m.pins)
+          if (p == v) p = t;
+        out.push_back(std::move(m));
+      }
       if (writes) out.push_back(after(t, loc));
     }
     blk.insts = std::move(out);

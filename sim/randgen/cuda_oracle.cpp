@@ -161,6 +161,7 @@ ptx::Module entry_module(const ptx::Module& m, const std::string& entry) {
   r.target = m.target;
   r.address_size = m.address_size;
   r.globals = m.globals;
+  r.from_llvm = m.from_llvm;
   for (const auto& f : m.functions)
     if (keep.count(f.name) || f.is_extern) r.functions.push_back(f);
   return r;

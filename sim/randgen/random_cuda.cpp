@@ -436,7 +436,7 @@ const std::vector<Op>& operations() {
     {T::S32, "__popc($0)", {T::U32}, 2}, {T::S32, "__clz($0)", {T::S32}, 2}, {T::S32, "__ffs($0)", {T::S32}, 2},
     {T::S32, "__popcll($0)", {T::U64}, 1, Op::Wide}, {T::S32, "__clzll($0)", {T::S64}, 1, Op::Wide},
     {T::S32, "__ffsll($0)", {T::S64}, 1, Op::Wide},
-    {T::S32, "__mulhi($0, $1)", {T::S32, T::S32}, 2}, {T::S32, "__mul24($0, $1)", {T::S32, T::S32}, 2},
+    {T::S32, "__mulhi($0, $1)", {T::S32, T::S32}, 2}, {T::S32, "__mul24($0, ($1) & 0xff)", {T::S32, T::S32}, 2},
     {T::S32, "__hadd($0, $1)", {T::S32, T::S32}, 1}, {T::S32, "__rhadd($0, $1)", {T::S32, T::S32}, 1},
     // unsigned
     {T::U32, "($0 + $1)", {T::U32, T::U32}, 14}, {T::U32, "($0 - $1)", {T::U32, T::U32}, 8},
@@ -588,6 +588,7 @@ class CudaGen {
   int budget_ = 0;         // statements left to generate in this function
   int counters_ = 0;
   std::vector<int> shared_;  // the kernel's shared arrays
+  int no_two_to_31_ = 0;     // inside the operands of a 64-bit multiplication: no constant ±2^31
 };
 
 bool CudaGen::allowed(const Op& op) const {
@@ -611,22 +612,30 @@ bool CudaGen::allowed(const Op& op) const {
 std::string CudaGen::literal(Ty t) {
   switch (t) {
     case Ty::S32: {
-      const int32_t v = rng_.pct(70) ? kIntValues[rng_.below(std::size(kIntValues))] : static_cast<int32_t>(rng_.u32());
+      int32_t v = rng_.pct(70) ? kIntValues[rng_.below(std::size(kIntValues))] : static_cast<int32_t>(rng_.u32());
+      if (v == INT32_MIN && no_two_to_31_ > 0) v = INT32_MIN + 1;
       if (v == INT32_MIN) return "(-2147483647 - 1)";
       return v < 0 ? fmt::format("({})", v) : fmt::format("{}", v);
     }
-    case Ty::U32:
-      return rng_.pct(60) ? fmt::format("{}u", static_cast<uint32_t>(kIntValues[rng_.below(std::size(kIntValues))]))
-                          : fmt::format("0x{:08x}u", rng_.u32());
+    case Ty::U32: {
+      const bool pooled = rng_.pct(60);
+      uint32_t v = pooled ? static_cast<uint32_t>(kIntValues[rng_.below(std::size(kIntValues))]) : rng_.u32();
+      if (v == 0x80000000u && no_two_to_31_ > 0) ++v;  // (int)2147483648u is INT_MIN too
+      return pooled ? fmt::format("{}u", v) : fmt::format("0x{:08x}u", v);
+    }
     case Ty::S64: {
       int64_t v = rng_.pct(60) ? kIntValues[rng_.below(std::size(kIntValues))] : static_cast<int64_t>(rng_.next());
       if (rng_.pct(10)) v = INT64_MAX;
+      if (no_two_to_31_ > 0 && (v == -(int64_t{1} << 31) || v == (int64_t{1} << 31))) ++v;
       if (v == INT64_MIN || rng_.pct(5)) return "(-9223372036854775807ll - 1)";
       return v < 0 ? fmt::format("({}ll)", v) : fmt::format("{}ll", v);
     }
-    case Ty::U64:
-      return rng_.pct(50) ? fmt::format("{}ull", static_cast<uint64_t>(static_cast<int64_t>(kIntValues[rng_.below(std::size(kIntValues))])))
-                          : fmt::format("0x{:016x}ull", rng_.next());
+    case Ty::U64: {
+      const bool pooled = rng_.pct(50);
+      uint64_t v = pooled ? static_cast<uint64_t>(static_cast<int64_t>(kIntValues[rng_.below(std::size(kIntValues))])) : rng_.next();
+      if (no_two_to_31_ > 0 && (v == uint64_t{1} << 31 || v == ~uint64_t{0} << 31)) ++v;
+      return pooled ? fmt::format("{}ull", v) : fmt::format("0x{:016x}ull", v);
+    }
     case Ty::F32: {
       if (rng_.pct(30)) return fmt::format("__uint_as_float(0x{:08x}u)", kFloatBits[rng_.below(std::size(kFloatBits))]);
       // A short decimal of a dyadic value (k/64 * 2^e, exact in binary32).
@@ -713,7 +722,13 @@ Expr CudaGen::gen(Ty t, int depth, const Ctx& c, bool uniform_only) {
     Expr e;
     e.ty = t;
     e.tmpl = op.tmpl;
+    // clang 14 compiles a 64-bit multiplication by the constant ±2^31 (after LLVM turns it into a
+    // shift by 31 of a sign-extended int) into mul.wide.s32 x, 0x80000000, which multiplies by
+    // -2^31: the front end refuses that PTX (docs/cuda-frontends.md), so no such constant here.
+    const bool wide_multiply = std::string_view(op.tmpl).starts_with("mul_s64(");
+    no_two_to_31_ += wide_multiply ? 1 : 0;
     for (Ty a : op.args) e.args.push_back(gen(a, depth - 1, c, uniform_only));
+    no_two_to_31_ -= wide_multiply ? 1 : 0;
     if (op.tag == Op::Float) ++st_.float_ops;
     if (op.tag == Op::Wide || t == Ty::S64 || t == Ty::U64) ++st_.int64_ops;
     if (op.tag == Op::Ternary) ++st_.ternaries;

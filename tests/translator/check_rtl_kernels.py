@@ -3,7 +3,8 @@
 
 tests/translator/cuda/switches.cu (sw7: switch arms shared between compare chains, an early return
 among them; clang's PTX of it once left the `default` lanes' results unwritten, with golden and RTL
-agreeing) and sorts.cu (an insertion sort over a 16-int local array, bitonic networks over 16 and
+agreeing), exits.cu (early returns among unrolled loops of switches: branches with an exiting side
+and joins that ignore the exiting paths) and sorts.cu (an insertion sort over a 16-int local array, bitonic networks over 16 and
 32 values; many live values and predicates), through each installed front end, launched with
 `tsm launch --backend rtl --config small` (lockstep on) and compared with this script's own
 evaluation of the same C code.
@@ -50,6 +51,49 @@ def sw7(values: list[int], marker: int) -> list[int]:
     return out
 
 
+def exits(values: list[int], n: int, pb: int) -> list[int]:
+    """exits.cu's kernel: early returns among unrolled loops of switches."""
+    out = [0] * (8 * n)
+    for i in range(n):
+        o = [0] * 8
+        a, b, l = values[i], values[(i * 7 + 3) % n], values[(i * 5 + 1) % n]
+        done = False
+        for k in range(3):
+            if a != 0 and k > (b >> (i & 31)) and -k < a:
+                m = c_rem(c_rem(a, 6) + 6, 6)
+                if m == 1:
+                    l = 0
+                if m in (0, 1, 5):
+                    if not ((b % 2**32) >> (k + 3)) & 1:
+                        o[7] = 1 + k
+                        done = True
+                        break
+                elif m == 2:
+                    o[6] = 2
+                    done = True
+                    break
+            a = wrap32(a * 3 + k)
+            if l == 2:
+                break
+        if not done:
+            for k in range(i % 5):
+                if pb % 4 == 1:
+                    o[1] += 1
+                elif pb % 4 == 3:
+                    if a & 1:
+                        done = True
+                        break
+                    o[2] = (o[2] + a) % 2**32
+                if ((a >> k) & 3) == 3:
+                    o[3] = k
+                    done = True
+                    break
+        if not done:
+            o[0] = (a + l) % 2**32
+        out[8 * i:8 * i + 8] = o
+    return out
+
+
 def launch(tool: str, source: Path, kernel: str, frontend: str, grid: int, block: int, args: list[str], what: str) -> bool:
     argv = [tool, "launch", str(source), "--kernel", kernel, "--frontend", frontend, "--backend", "rtl", "--config", "small",
             "--grid", str(grid), "--block", str(block), *[a for arg in args for a in ("--arg", arg)]]
@@ -82,6 +126,8 @@ def main() -> int:
     threads = 48
     sort_in = [rng.randrange(-1000, 1000) for _ in range(32 * threads)]
     (work / "sort.in").write_bytes(struct.pack(f"<{len(sort_in)}i", *sort_in))
+    exit_values = [rng.randrange(-2000, 2000) for _ in range(96)]
+    (work / "exits.in").write_bytes(struct.pack(f"<{len(exit_values)}i", *exit_values))
     for fe in frontends:
         out = work / f"sw7-{fe}.out"
         if launch(tool, cuda / "switches.cu", "sw7", fe, 3, 64, [f"buf:{work / 'sw7.in'}", f"buf:{work / 'marker.in'}:{out}", f"i32:{n}"],
@@ -91,6 +137,17 @@ def main() -> int:
             bad = [i for i in range(n) if got[i] != want[i]]
             if bad:
                 failures.append(f"sw7 ({fe}): {len(bad)} of {n} words wrong, first at thread {bad[0]}: {got[bad[0]]} != {want[bad[0]]}")
+        for pb in (1, 3):
+            m = 96
+            out = work / f"exits-{fe}-{pb}.out"
+            if launch(tool, cuda / "exits.cu", "exits", fe, 2, 64,
+                      [f"buf:{work / 'exits.in'}", f"zeros:{32 * m}:{out}", f"i32:{m}", f"u32:{pb}"], f"exits pb={pb} ({fe})"):
+                got = list(struct.unpack(f"<{8 * m}I", out.read_bytes()))
+                want = exits(exit_values, m, pb)
+                bad = [w for w in range(8 * m) if got[w] != want[w]]
+                if bad:
+                    failures.append(f"exits pb={pb} ({fe}): {len(bad)} of {8 * m} words wrong, first thread {bad[0] // 8} word "
+                                    f"{bad[0] % 8}: {got[bad[0]]} != {want[bad[0]]}")
         for kernel, width, extra in (("insertion16", 16, []), ("bitonic16", 16, []), ("bitonic32", 32, ["i32:1"])):
             out = work / f"{kernel}-{fe}.out"
             if not launch(tool, cuda / "sorts.cu", kernel, fe, 1, threads,

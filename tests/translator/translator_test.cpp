@@ -626,6 +626,105 @@ TEST_P(Compiled, UnrolledLoopWithAnEarlyExitPerIteration) {
   }
 }
 
+// Early returns among unrolled loops of switches: the reconvergence stack must not overflow.
+TEST_P(Compiled, EarlyReturnsAmongUnrolledSwitches) {
+  const auto mod = load("exits");
+  const uint32_t n = 777;
+  std::vector<int32_t> in(n);
+  for (auto& x : in) x = static_cast<int32_t>(rng_() % 4000) - 2000;
+  for (uint32_t pb = 0; pb < 4; ++pb) {
+    const auto dout = upload(std::vector<uint32_t>(8 * n));
+    rt_.launch(mod, "exits", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().ptr(upload(in)).ptr(dout).i32(static_cast<int32_t>(n)).u32(pb));
+    const auto out = download<uint32_t>(dout, 8 * n);
+    for (uint32_t i = 0; i < n; ++i) {
+      std::vector<uint32_t> o(8, 0);
+      [&] {
+        int32_t a = in[i], b = in[(i * 7 + 3) % n];
+        int64_t l = in[(i * 5 + 1) % n];
+        for (int k = 0;; ++k) {
+          if (k >= 3) break;
+          if (a != 0 && k > (b >> (i & 31)) && -k < a) {
+            switch (((a % 6) + 6) % 6) {
+              case 1: l = 0; [[fallthrough]];
+              case 0:
+              case 5:
+                if ((static_cast<uint32_t>(b) >> (k + 3)) & 1u) break;
+                o[7] = 1u + static_cast<uint32_t>(k);
+                return;
+              case 2: o[6] = 2u; return;
+            }
+          }
+          a = static_cast<int32_t>(static_cast<uint32_t>(a) * 3u + static_cast<uint32_t>(k));
+          if (l == 2) break;
+        }
+        for (int k = 0; k < static_cast<int>(i % 5); ++k) {
+          switch (pb % 4u) {
+            case 1: o[1] += 1u; break;
+            case 3:
+              if (a & 1) return;
+              o[2] += static_cast<uint32_t>(a);
+              break;
+          }
+          if (((a >> k) & 3) == 3) {
+            o[3] = static_cast<uint32_t>(k);
+            return;
+          }
+        }
+        o[0] = static_cast<uint32_t>(a) + static_cast<uint32_t>(l);
+      }();
+      for (uint32_t w = 0; w < 8; ++w) ASSERT_EQ(out[8 * i + w], o[w]) << "pb " << pb << ", thread " << i << ", word " << w;
+    }
+  }
+}
+
+// Long-lived operands of 64-bit division sequences under a 32-register budget.
+TEST_P(Compiled, SequenceOperandsSpilledBetweenSequences) {
+  uint32_t spilled = 0;
+  const auto mod = load("pinned", 32, &spilled);
+  const uint32_t n = 300;
+  std::vector<int64_t> in(n);
+  for (auto& x : in) x = static_cast<int64_t>((uint64_t{rng_()} << 32) | rng_());
+  const auto dout = upload(std::vector<int64_t>(n));
+  rt_.launch(mod, "pinned", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().ptr(upload(in)).ptr(dout).i32(static_cast<int32_t>(n)));
+  const auto out = download<int64_t>(dout, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    int64_t v[12];
+    for (uint32_t k = 0; k < 12; ++k) v[k] = in[(i + 37 * k) % n];
+    auto mul = [](int64_t x, int64_t y) { return static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y)); };
+    auto add = [](int64_t x, int64_t y) { return static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)); };
+    int64_t d = mul(v[0] | 1, (v[1] & 0xff) + 3), acc = 0;
+    for (uint32_t k = 0; k < 12; ++k) {
+      const int64_t q = (d | 1) == -1 ? -v[k] : v[k] / (d | 1);  // INT64_MIN / -1 wraps on the GPU's sequence
+      const int64_t r = v[(k + 5) % 12] % ((v[k] & 0xfff) + 7);
+      acc = add(add(mul(acc, 31), q), r);
+      d = add(mul(d, 5), q ^ r);
+    }
+    for (uint32_t k = 0; k < 12; ++k) acc = add(acc, mul(v[k], k + 1));
+    ASSERT_EQ(out[i], acc) << i;
+  }
+  EXPECT_GT(spilled, 0u) << "the kernel no longer needs more than 32 registers: it does not test spilling around sequences";
+}
+
+// Doubles from and into 32-bit halves (nvcc: mov.b64 with a vector operand).
+TEST_P(Compiled, DoublesFromAndIntoHalves) {
+  const auto mod = load("pack");
+  const uint32_t n = 321;
+  std::vector<uint32_t> in(n);
+  std::vector<double> din(n);
+  for (auto& x : in) x = rng_();
+  for (auto& d : din) d = std::bit_cast<double>((uint64_t{rng_()} << 32) | rng_());
+  const auto dd = upload(std::vector<double>(n)), dh = upload(std::vector<int32_t>(2 * n));
+  rt_.launch(mod, "pack", grid_for(n), Dim3{block(), 1, 1}, KernelArgs().ptr(upload(in)).ptr(upload(din)).ptr(dd).ptr(dh).i32(static_cast<int32_t>(n)));
+  const auto doubles = download<uint64_t>(dd, n);
+  const auto halves = download<int32_t>(dh, 2 * n);
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(doubles[i], (uint64_t{in[(i + 1) % n]} << 32) | in[i]) << i;
+    const uint64_t bits = std::bit_cast<uint64_t>(din[i]);
+    ASSERT_EQ(halves[2 * i], static_cast<int32_t>(static_cast<uint32_t>(bits >> 32) + 1u)) << i;
+    ASSERT_EQ(halves[2 * i + 1], static_cast<int32_t>(static_cast<uint32_t>(bits) ^ in[i])) << i;
+  }
+}
+
 TEST_P(Compiled, DynamicSharedMemory) {
   const auto mod = load("dynshared");
   const uint32_t n = 777;

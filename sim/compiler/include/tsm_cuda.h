@@ -504,6 +504,12 @@ __TSM_DEVICE unsigned int __float_as_uint(float x) { return __builtin_bit_cast(u
 __TSM_DEVICE float __uint_as_float(unsigned int x) { return __builtin_bit_cast(float, x); }
 __TSM_DEVICE long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
 __TSM_DEVICE double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+__TSM_DEVICE double __hiloint2double(int hi, int lo) {
+  return __builtin_bit_cast(double, static_cast<long long>((static_cast<unsigned long long>(static_cast<unsigned int>(hi)) << 32) |
+                                                           static_cast<unsigned int>(lo)));
+}
+__TSM_DEVICE int __double2hiint(double x) { return static_cast<int>(__builtin_bit_cast(unsigned long long, x) >> 32); }
+__TSM_DEVICE int __double2loint(double x) { return static_cast<int>(__builtin_bit_cast(unsigned long long, x)); }
 
 // ==== Integer intrinsics ======================================================================
 
