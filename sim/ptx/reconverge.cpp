@@ -287,15 +287,59 @@ void loops(MFunction& f, const std::string& file) {
 }
 
 // The loop bodies of the CFG as it is now, one per header.
-std::vector<Set> loop_bodies(const MFunction& f) {
+std::vector<std::pair<int, Set>> loops_now(const MFunction& f) {
   const auto dom = dominators(f, false);
   std::set<int> headers;
   for (size_t u = 0; u < f.blocks.size(); ++u)
     for (int h : successors(f, static_cast<int>(u)))
       if (dom[u][static_cast<size_t>(h)]) headers.insert(h);
+  std::vector<std::pair<int, Set>> loops;
+  for (int h : headers) loops.emplace_back(h, natural_loop(f, dom, h));
+  return loops;
+}
+
+std::vector<Set> loop_bodies(const MFunction& f) {
   std::vector<Set> bodies;
-  for (int h : headers) bodies.push_back(natural_loop(f, dom, h));
+  for (auto& [header, body] : loops_now(f)) bodies.push_back(std::move(body));
   return bodies;
+}
+
+// Where the paths from branch `b` inside a loop meet before they go round again, if anywhere:
+// post-dominance over the loop's blocks alone, where an edge back to the header ends a path (a
+// virtual sink) and a path that leaves the loop does not count (its lanes wait at the loop's
+// PBK, cleared by BRK from every entry above it). -1 when they meet only at the next iteration.
+int join_in_loop(const MFunction& f, int header, const Set& body, int b) {
+  const size_t n = f.blocks.size();
+  const size_t sink = n;
+  std::vector<std::vector<int>> succs(n);
+  for (size_t x = 0; x < n; ++x) {
+    if (!body[x]) continue;
+    for (int s : successors(f, static_cast<int>(x))) {
+      if (s == header) succs[x].push_back(static_cast<int>(sink));
+      else if (body[static_cast<size_t>(s)]) succs[x].push_back(s);
+    }
+  }
+  std::vector<Set> dom(n + 1, Set(n + 1, true));
+  dom[sink] = Set(n + 1, false);
+  dom[sink][sink] = true;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t x = 0; x < n; ++x) {
+      if (!body[x] || succs[x].empty()) continue;  // only leaves the loop: a dead end
+      Set nd(n + 1, true);
+      for (int s : succs[x])
+        for (size_t k = 0; k <= n; ++k) nd[k] = nd[k] && dom[static_cast<size_t>(s)][k];
+      nd[x] = true;
+      if (nd != dom[x]) {
+        dom[x] = std::move(nd);
+        changed = true;
+      }
+    }
+  }
+  const Set& mine = dom[static_cast<size_t>(b)];
+  if (std::all_of(mine.begin(), mine.end(), [](bool y) { return y; })) return -1;
+  const int q = immediate(dom, b);
+  return q < 0 || q == static_cast<int>(sink) ? -1 : q;
 }
 
 // A divergent branch's reconvergence region: the blocks on its paths to its join (the immediate
@@ -387,7 +431,7 @@ std::vector<Region> divergent_regions(const MFunction& f, Exits* exits) {
     };
     const auto pdom = dominators(f, true);
     const auto pdom_live = dominators(f, true, &x.exit_side);
-    const auto bodies = loop_bodies(f);
+    const auto loops = loops_now(f);
     std::vector<Region> rs;
     for (size_t b = 0; b < n; ++b) {
       const MBlock& blk = f.blocks[b];
@@ -402,10 +446,24 @@ std::vector<Region> divergent_regions(const MFunction& f, Exits* exits) {
         if (q >= 0 && !exit_only(q) && !x.exit_side[static_cast<size_t>(q)]) p = q;
         else if (exit_only(p)) continue;
       }
-      if (std::any_of(bodies.begin(), bodies.end(), [&](const Set& body) { return body[b] && !body[static_cast<size_t>(p)]; }))
-        continue;
+      // A join outside a loop that holds the branch: the lanes that leave the loop wait at its PBK
+      // (BRK clears them from every entry above it), so the others reconverge where their paths
+      // meet inside the innermost such loop, before going round again (an if/else whose arms both
+      // test a `break`). Where they meet only at the next iteration, no SSY: one pushed there would
+      // be pushed again on every iteration.
+      const Set* within = nullptr;
+      const auto outside = [&](const std::pair<int, Set>& l) { return l.second[b] && !l.second[static_cast<size_t>(p)]; };
+      if (std::any_of(loops.begin(), loops.end(), outside)) {
+        const std::pair<int, Set>* inner = nullptr;
+        auto size = [](const Set& x) { return std::count(x.begin(), x.end(), true); };
+        for (const auto& l : loops)
+          if (l.second[b] && (!inner || size(l.second) < size(inner->second))) inner = &l;
+        p = join_in_loop(f, inner->first, inner->second, static_cast<int>(b));
+        if (p < 0) continue;
+        within = &inner->second;
+      }
       // The blocks on paths from the branch to the join (not those of paths that exit instead).
-      Set nodes = reach(f, static_cast<int>(b), p);
+      Set nodes = reach(f, static_cast<int>(b), p, within);
       Set to_join(n, false);
       for (bool changed = true; changed;) {
         changed = false;
@@ -545,7 +603,11 @@ void regions(MFunction& f, const std::string& file) {
     const Region& r = rs[ri];
     if (r.shared) continue;
     const int p = r.join;
-    const Set nodes = reach(f, r.branch, p);  // again: inner regions' stubs were added
+    // The region's blocks again: inner regions' SYNC stubs were added since (and only paths the
+    // region holds: not those that leave a loop, or exit, on the way).
+    Set inside = r.nodes;
+    inside.resize(f.blocks.size(), true);
+    const Set nodes = reach(f, r.branch, p, &inside);
     f.blocks.reserve(f.blocks.size() + 1);  // get_stub() appends; references below stay valid
     int stub = -1;
     auto get_stub = [&] {
