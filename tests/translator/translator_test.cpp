@@ -725,6 +725,61 @@ TEST_P(Compiled, DoublesFromAndIntoHalves) {
   }
 }
 
+// mov with a vector operand, as PTX writes it by hand or nvcc for f16 pairs: 16-bit halves of a
+// 32-bit value and 32-bit halves of a 64-bit one, `_` skipping a half.
+TEST(HandWrittenPtx, MovWithVectorOperandsPacksAndUnpacksHalves) {
+  const char* text = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry halves(.param .u64 pin, .param .u64 pout)
+{
+  .reg .b16 %h<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [pin];
+  ld.param.u64 %rd2, [pout];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r2, [%rd4];
+  mov.b32 {%h1, %h2}, %r2;
+  mov.b32 %r3, {%h2, %h1};
+  mov.b64 %rd5, {%r3, %r2};
+  mov.b64 {%r4, _}, %rd5;
+  mov.b64 {_, %r5}, %rd5;
+  mul.wide.u32 %rd6, %r1, 16;
+  add.s64 %rd7, %rd2, %rd6;
+  st.global.u64 [%rd7], %rd5;
+  add.u32 %r6, %r4, 1;
+  st.global.u32 [%rd7+8], %r6;
+  add.u32 %r7, %r5, 2;
+  st.global.u32 [%rd7+12], %r7;
+  ret;
+}
+)";
+  Runtime rt{*tsm::config::find_config("g80"), tsm::make_golden_backend()};
+  const auto mod = rt.load_module(tsm::ptx::translate(tsm::ptx::parse(text, "halves.ptx"), tsm::ptx::TranslateOptions{}).module);
+  const uint32_t n = 64;
+  std::vector<uint32_t> in(n);
+  std::mt19937 rng(7);
+  for (auto& x : in) x = rng();
+  const tsm::DevicePtr din = rt.malloc(4 * n), dout = rt.malloc(16 * n);
+  rt.memcpy_to_device(din, std::span(reinterpret_cast<const uint8_t*>(in.data()), 4 * n));
+  rt.launch(mod, "halves", Dim3{1, 1, 1}, Dim3{n, 1, 1}, KernelArgs().ptr(din).ptr(dout));
+  std::vector<uint32_t> out(4 * n);
+  rt.memcpy_to_host(std::span(reinterpret_cast<uint8_t*>(out.data()), 16 * n), dout);
+  for (uint32_t t = 0; t < n; ++t) {
+    const uint32_t x = in[t], swapped = (x << 16) | (x >> 16);
+    ASSERT_EQ(out[4 * t], swapped) << t;      // the 64-bit value's low word
+    ASSERT_EQ(out[4 * t + 1], x) << t;        // its high word
+    ASSERT_EQ(out[4 * t + 2], swapped + 1) << t;
+    ASSERT_EQ(out[4 * t + 3], x + 2) << t;
+  }
+}
+
 TEST_P(Compiled, DynamicSharedMemory) {
   const auto mod = load("dynshared");
   const uint32_t n = 777;
