@@ -94,6 +94,15 @@ inline I float_to_int(float x, int mode, double lo, double hi) {
   return static_cast<I>(r);
 }
 
+/// Integer to float as PTX cvt.r?.f32.sNN/uNN (CUDA's __int2float_r? and friends): rounded in `mode`.
+template <class I>
+inline float int_to_float(I a, int mode) {
+  return rounded(mode, [&] {
+    volatile I x = a;
+    return static_cast<float>(x);
+  });
+}
+
 }  // namespace tsm_host
 
 #define threadIdx (::tsm_host::state.thread_idx)
@@ -164,30 +173,10 @@ inline float __int_as_float(int x) { return __uint_as_float(static_cast<unsigned
       return std::fma(static_cast<float>(x), static_cast<float>(y), static_cast<float>(z));                                   \
     });                                                                                                                       \
   }                                                                                                                           \
-  inline float __int2float_##suffix(int a) {                                                                                  \
-    return ::tsm_host::rounded(mode, [&] {                                                                                    \
-      volatile int x = a;                                                                                                     \
-      return static_cast<float>(x);                                                                                           \
-    });                                                                                                                       \
-  }                                                                                                                           \
-  inline float __uint2float_##suffix(unsigned int a) {                                                                        \
-    return ::tsm_host::rounded(mode, [&] {                                                                                    \
-      volatile unsigned int x = a;                                                                                            \
-      return static_cast<float>(x);                                                                                           \
-    });                                                                                                                       \
-  }                                                                                                                           \
-  inline float __ll2float_##suffix(long long a) {                                                                             \
-    return ::tsm_host::rounded(mode, [&] {                                                                                    \
-      volatile long long x = a;                                                                                               \
-      return static_cast<float>(x);                                                                                           \
-    });                                                                                                                       \
-  }                                                                                                                           \
-  inline float __ull2float_##suffix(unsigned long long a) {                                                                   \
-    return ::tsm_host::rounded(mode, [&] {                                                                                    \
-      volatile unsigned long long x = a;                                                                                      \
-      return static_cast<float>(x);                                                                                           \
-    });                                                                                                                       \
-  }                                                                                                                           \
+  inline float __int2float_##suffix(int a) { return ::tsm_host::int_to_float(a, mode); }                                      \
+  inline float __uint2float_##suffix(unsigned int a) { return ::tsm_host::int_to_float(a, mode); }                            \
+  inline float __ll2float_##suffix(long long a) { return ::tsm_host::int_to_float(a, mode); }                                 \
+  inline float __ull2float_##suffix(unsigned long long a) { return ::tsm_host::int_to_float(a, mode); }                       \
   inline int __float2int_##suffix(float a) { return ::tsm_host::float_to_int<int>(a, mode, -2147483648.0, 2147483647.0); }    \
   inline unsigned int __float2uint_##suffix(float a) {                                                                        \
     return ::tsm_host::float_to_int<unsigned int>(a, mode, 0.0, 4294967295.0);                                                \
