@@ -36,7 +36,40 @@ namespace {
 
 using Set = std::vector<bool>;
 
-// Dominators (forward) or post-dominators (reverse, with a virtual exit at index n) by iteration.
+// The iterative dominance equations over `total` nodes: dom(root) = {root}; dom(b) = {b} and the
+// intersection of dom(e) over b's edges `in[b]` (predecessors for dominators, successors for
+// post-dominators); a node with no edges has the empty set, a `skip`ped one keeps the full set.
+// Sets are 64-bit words while solving; `backwards` visits the nodes from the last (faster for
+// post-dominators).
+std::vector<Set> solve_dominance(size_t total, size_t root, const std::vector<std::vector<int>>& in, const std::vector<bool>& skip,
+                                 bool backwards) {
+  const size_t words = (total + 63) / 64;
+  std::vector<std::vector<uint64_t>> dom(total, std::vector<uint64_t>(words, ~uint64_t{0}));
+  dom[root].assign(words, 0);
+  dom[root][root / 64] |= uint64_t{1} << (root % 64);
+  std::vector<uint64_t> nd(words);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < total; ++i) {
+      const size_t b = backwards ? total - 1 - i : i;
+      if (b == root || skip[b]) continue;
+      nd.assign(words, in[b].empty() ? 0 : ~uint64_t{0});
+      for (int e : in[b])
+        for (size_t w = 0; w < words; ++w) nd[w] &= dom[static_cast<size_t>(e)][w];
+      nd[b / 64] |= uint64_t{1} << (b % 64);
+      if (nd != dom[b]) {
+        dom[b] = nd;
+        changed = true;
+      }
+    }
+  }
+  std::vector<Set> out(total, Set(total, false));
+  for (size_t b = 0; b < total; ++b)
+    for (size_t k = 0; k < total; ++k) out[b][k] = (dom[b][k / 64] >> (k % 64)) & 1u;
+  return out;
+}
+
+// Dominators (forward) or post-dominators (reverse, with a virtual exit at index n).
 // `dead_ends` (post only): blocks whose paths do not count, as if they never ended; their sets stay
 // full, and so does that of every block whose paths all run into them.
 std::vector<Set> dominators(const MFunction& f, bool post, const Set* dead_ends = nullptr) {
@@ -51,28 +84,10 @@ std::vector<Set> dominators(const MFunction& f, bool post, const Set* dead_ends 
       preds[static_cast<size_t>(t)].push_back(static_cast<int>(b));
     }
   }
-  const size_t root = post ? n : 0;
-  std::vector<Set> dom(total, Set(total, true));
-  dom[root] = Set(total, false);
-  dom[root][root] = true;
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (size_t b = 0; b < total; ++b) {
-      if (b == root || (dead_ends && b < n && (*dead_ends)[b])) continue;
-      Set nd(total, true);
-      const auto& in = post ? succs[b] : preds[b];
-      if (in.empty()) nd.assign(total, false);
-      for (int p : in)
-        for (size_t k = 0; k < total; ++k) nd[k] = nd[k] && dom[static_cast<size_t>(p)][k];
-      nd[b] = true;
-      if (nd != dom[b]) {
-        dom[b] = nd;
-        changed = true;
-      }
-    }
-  }
-  return dom;
+  std::vector<bool> skip(total, false);
+  if (dead_ends)
+    for (size_t b = 0; b < n; ++b) skip[b] = (*dead_ends)[b];
+  return solve_dominance(total, post ? n : 0, post ? succs : preds, skip, post);
 }
 
 int immediate(const std::vector<Set>& dom, int b) {
@@ -311,7 +326,7 @@ std::vector<Set> loop_bodies(const MFunction& f) {
 int join_in_loop(const MFunction& f, int header, const Set& body, int b) {
   const size_t n = f.blocks.size();
   const size_t sink = n;
-  std::vector<std::vector<int>> succs(n);
+  std::vector<std::vector<int>> succs(n + 1);
   for (size_t x = 0; x < n; ++x) {
     if (!body[x]) continue;
     for (int s : successors(f, static_cast<int>(x))) {
@@ -319,23 +334,9 @@ int join_in_loop(const MFunction& f, int header, const Set& body, int b) {
       else if (body[static_cast<size_t>(s)]) succs[x].push_back(s);
     }
   }
-  std::vector<Set> dom(n + 1, Set(n + 1, true));
-  dom[sink] = Set(n + 1, false);
-  dom[sink][sink] = true;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t x = 0; x < n; ++x) {
-      if (!body[x] || succs[x].empty()) continue;  // only leaves the loop: a dead end
-      Set nd(n + 1, true);
-      for (int s : succs[x])
-        for (size_t k = 0; k <= n; ++k) nd[k] = nd[k] && dom[static_cast<size_t>(s)][k];
-      nd[x] = true;
-      if (nd != dom[x]) {
-        dom[x] = std::move(nd);
-        changed = true;
-      }
-    }
-  }
+  std::vector<bool> skip(n + 1, false);  // outside the loop, or only leaving it: a dead end
+  for (size_t x = 0; x < n; ++x) skip[x] = !body[x] || succs[x].empty();
+  const std::vector<Set> dom = solve_dominance(n + 1, sink, succs, skip, true);
   const Set& mine = dom[static_cast<size_t>(b)];
   if (std::all_of(mine.begin(), mine.end(), [](bool y) { return y; })) return -1;
   const int q = immediate(dom, b);
