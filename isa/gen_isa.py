@@ -15,6 +15,8 @@ import tomllib
 
 WORD_BITS = 64
 UNITS = ["SP", "SFU", "DP", "MEM", "CTRL", "SYNC"]
+# Timing facts of an instruction the commit port shows (isa.toml's header): optional, false by default.
+TIMING_FLAGS = ["writes_after_retire", "faults_after_retire"]
 FIELD_KINDS = ["opcode", "reg", "pred", "flag", "enum", "uimm", "simm", "bsel", "label"]
 OPERAND_KINDS = ["reg", "pred", "b", "imm32", "mem", "cmem", "label", "uimm", "sreg"]
 IMM_KINDS = ["none", "s20", "f32", "f64"]
@@ -71,6 +73,9 @@ def load(path):
         seen_mn[mn] = ins
         if ins["unit"] not in UNITS:
             raise TableError(f"{mn}: unknown unit '{ins['unit']}'")
+        for flag in TIMING_FLAGS:
+            if not isinstance(ins.setdefault(flag, False), bool):
+                raise TableError(f"{mn}: {flag} must be true or false")
         if not 0 <= ins["opcode"] < (1 << fields["op"]["width"]):
             raise TableError(f"{mn}: opcode {ins['opcode']:#x} does not fit the op field")
         ins["used"] = used_fields(ins, fields, enums)
@@ -287,6 +292,8 @@ def gen_cpp(t):
     w(f"  std::array<Field, {max_mods}> mods;  // dot suffixes in assembly order")
     w("  const char* summary;")
     w("  const char* semantics;")
+    w("  bool writes_after_retire;  // its register results may follow its RETIRE on the commit port")
+    w("  bool faults_after_retire;  // a global access: its fault may follow its RETIRE")
     w("};")
     w("")
     w("enum class Op : uint8_t { " + ", ".join(f"{i['mnemonic']} = {i['opcode']:#04x}" for i in insns) + " };")
@@ -306,7 +313,8 @@ def gen_cpp(t):
         mods = ", ".join(f"Field::{m}" for m in ins["mods"])
         w(f"    InsnInfo{{{cpp_str(ins['mnemonic'])}, {ins['opcode']:#04x}, Unit::{ins['unit']}, {cpp_str(ins['class'])}, "
           f"{ins['mask']:#018x}ull, {ins['match']:#018x}ull, {len(ops)}, {{{{{', '.join(ops)}}}}}, "
-          f"{len(ins['mods'])}, {{{{{mods}}}}}, {cpp_str(ins['summary'])}, {cpp_str(ins['sem'].strip())}}},")
+          f"{len(ins['mods'])}, {{{{{mods}}}}}, {cpp_str(ins['summary'])}, {cpp_str(ins['sem'].strip())}, "
+          f"{str(ins['writes_after_retire']).lower()}, {str(ins['faults_after_retire']).lower()}}},")
     w("}};")
     w("")
     w("/// Index into kInsns for every opcode value, -1 where the opcode is undefined.")
@@ -480,6 +488,10 @@ def gen_sv(t):
          lambda i: any(op["f"] == "pq" and op.get("role") == "dst" for op in i["operands"]))
     flag("op_reads_ps", "reads predicate ps", lambda i: any(op["f"] == "ps" for op in i["operands"]))
     flag("op_uses_pcc", "reads/writes the carry predicate pcc", lambda i: any(op["f"] == "pcc" for op in i["operands"]))
+    flag("op_writes_after_retire", "its register results may follow its RETIRE on the commit port (isa.toml)",
+         lambda i: i["writes_after_retire"])
+    flag("op_faults_after_retire", "a global access: its fault may follow its RETIRE (isa.toml)",
+         lambda i: i["faults_after_retire"])
     flag("op_mem_offset", "its memory operand [Ra+off] has the moff offset field",
          lambda i: any(op["k"] == "mem" and not op.get("nooff") for op in i["operands"]))
 
@@ -679,6 +691,12 @@ def gen_md(t):
             w("")
             w(f"{ins['summary'][0].upper() + ins['summary'][1:]}. Unit: {ins['unit']}. Opcode `{ins['opcode']:#04x}`.")
             w("")
+            late = [text for flag, text in (("writes_after_retire", "its register results may follow its RETIRE event"),
+                                            ("faults_after_retire", "its fault (a global address out of bounds) may follow its RETIRE event"))
+                    if ins[flag]]
+            if late:
+                w(f"On the RTL's commit port ([gpu-interfaces.md](gpu-interfaces.md) §3): {'; '.join(late)}.")
+                w("")
             mods = "".join(mod_syntax(m, fields, enums) for m in ins["mods"])
             ops = ", ".join(operand_syntax(op, fields) for op in ins["operands"])
             w("```")

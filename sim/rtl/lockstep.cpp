@@ -25,16 +25,14 @@ std::optional<g::Op> opcode_of(uint64_t insn) {
   return static_cast<g::Op>(d.insn->opcode);
 }
 
-/// Global accesses, whose bounds only the memory knows: the RTL retires them before its err.
-bool bounded_at_memory(g::Op op) {
-  return op == g::Op::LDG || op == g::Op::STG || op == g::Op::LD || op == g::Op::ST || op == g::Op::ATOM || op == g::Op::ATOMCAS;
-}
+/// Global accesses, whose bounds only the memory knows: the RTL retires them before its error
+/// (isa.toml's faults_after_retire).
+bool bounded_at_memory(g::Op op) { return isa::find_opcode(static_cast<uint8_t>(op))->faults_after_retire; }
 
-/// Instructions whose register writes follow the RETIRE (docs/gpu-interfaces.md §3, "Ordering"):
-/// loads, BRED, and MUFU, whose rows the SFU sequencer runs after the engine retired it.
-bool writes_after_retire(g::Op op) {
-  return op == g::Op::LDG || op == g::Op::LD || op == g::Op::LDL || op == g::Op::LDC || op == g::Op::BRED || op == g::Op::MUFU;
-}
+/// Instructions whose register writes follow the RETIRE (docs/gpu-interfaces.md §3, "Ordering";
+/// isa.toml's writes_after_retire): loads, BRED, and MUFU, whose rows the SFU sequencer runs after
+/// the engine retired it.
+bool writes_after_retire(g::Op op) { return isa::find_opcode(static_cast<uint8_t>(op))->writes_after_retire; }
 
 std::string hex32(uint32_t v) { return fmt::format("{:#010x}", v); }
 
