@@ -76,11 +76,16 @@ const std::vector<HostProgram>& host_programs() {
 
 std::unique_ptr<Backend> make_backend_rtl(const config::SmConfig& cfg, uint32_t sms, bool lockstep,
                                           const std::vector<std::string>& verilator_args, bool netlist, uint32_t mutant,
-                                          const rtl::TraceOptions& trace) {
+                                          const rtl::TraceOptions& trace, const std::string& sched) {
   rtl::RtlOptions ro;
   ro.lockstep = lockstep;
   ro.trace = trace;
   ro.active_sms = sms;
+  const std::optional<uint32_t> policy = rtl::sched_policy_value(sched);
+  if (!policy)
+    throw RuntimeError(ErrorCode::InvalidValue,
+                       fmt::format("unknown warp-scheduling policy '{}' (--sched {})", sched, rtl::sched_policy_list()));
+  ro.sched_policy = *policy;
   std::vector<std::string> args = verilator_args;
   rtl::ModelKind kind = netlist ? rtl::ModelKind::Netlist : rtl::ModelKind::Rtl;
   if (mutant != 0) {
@@ -99,6 +104,10 @@ std::unique_ptr<Backend> make_backend_rtl(const config::SmConfig& cfg, uint32_t 
 std::unique_ptr<Runtime> make_runtime(const HostOptions& o) {
   const config::SmConfig* cfg = config::find_config(o.config);
   if (!cfg) throw RuntimeError(ErrorCode::InvalidValue, fmt::format("unknown configuration '{}' (see: ./tsm configs)", o.config));
+  if (o.backend != "rtl" && o.backend != "netlist" && o.sched != "lrr")
+    throw RuntimeError(ErrorCode::InvalidValue,
+                       fmt::format("--sched applies to the rtl and netlist backends only (the {} backend schedules warps its own way)",
+                                   o.backend));
   if (o.backend == "golden") {
     if (o.sms != 0 || !o.verilator_args.empty() || o.mutant != 0)
       throw RuntimeError(ErrorCode::InvalidValue, "--sms, --verilator-arg and --mutant apply to the rtl and netlist backends only");
@@ -108,7 +117,7 @@ std::unique_ptr<Runtime> make_runtime(const HostOptions& o) {
   }
   if (o.backend == "rtl" || o.backend == "netlist")
     return std::make_unique<Runtime>(*cfg, make_backend_rtl(*cfg, o.sms, o.lockstep, o.verilator_args, o.backend == "netlist",
-                                                                o.mutant, o.trace));
+                                                                o.mutant, o.trace, o.sched));
   if (o.backend == "board") {
     if (o.sms != 0 || !o.verilator_args.empty() || o.mutant != 0)
       throw RuntimeError(ErrorCode::InvalidValue, "--sms, --verilator-arg and --mutant apply to the rtl and netlist backends only");

@@ -17,6 +17,7 @@ struct HostOptions {
   std::string backend = "golden";  // golden, rtl, netlist or board
   std::string config = "g80";
   uint32_t sms = 0;                 // rtl, netlist: SMs that take blocks; 0 = all the model has
+  std::string sched = "lrr";        // rtl, netlist: the warp-scheduling policy (rtl::kSchedPolicyNames)
   bool lockstep = true;             // rtl, netlist: check every retired instruction against the golden model
   std::vector<std::string> verilator_args;  // rtl, netlist: run-time arguments of the Verilated model
   uint32_t mutant = 0;  // rtl: N > 0 runs the RTL with deliberate bug N switched on (docs/regression.md §3)
@@ -43,10 +44,11 @@ const std::vector<HostProgram>& host_programs();
 
 /// The RTL backend of configuration `cfg` with `sms` SMs taking blocks (0: all) and lockstep on or off;
 /// with `netlist`, over the Verilated Yosys netlist of the GPU top (one SM) instead of the RTL; with
-/// `mutant` N > 0, over the RTL with deliberate bug N switched on (docs/regression.md §3).
+/// `mutant` N > 0, over the RTL with deliberate bug N switched on (docs/regression.md §3); `sched`
+/// names the warp-scheduling policy (docs/sm-rtl.md §2.3).
 std::unique_ptr<Backend> make_backend_rtl(const config::SmConfig& cfg, uint32_t sms, bool lockstep,
                                           const std::vector<std::string>& verilator_args = {}, bool netlist = false,
-                                          uint32_t mutant = 0, const rtl::TraceOptions& trace = {});
+                                          uint32_t mutant = 0, const rtl::TraceOptions& trace = {}, const std::string& sched = "lrr");
 /// A runtime over the backend and configuration the options name (clear errors for unknown ones).
 std::unique_ptr<Runtime> make_runtime(const HostOptions& options);
 /// Load the program's kernel module: firmware/cuda/NAME.cu compiled by the chosen front end and

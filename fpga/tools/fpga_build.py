@@ -79,6 +79,7 @@ KEEP_HIERARCHY = [
     ("tsm_dp", "double-precision unit"),
     ("tsm_regfile", "register file banks"),
     ("tsm_smem_sched", "shared-memory bank scheduler"),
+    ("tsm_warp_sched", "warp scheduler: warp ages, the policies"),
     ("tsm_sm", "rest of the SM: issue, warp state, load/store, control"),
     ("tsm_gpu", "rest of the GPU top: MMIO registers, block dispatch, memory port"),
     ("tsm_board_bridge", "UART command bridge"),

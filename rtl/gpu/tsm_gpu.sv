@@ -92,7 +92,7 @@ module tsm_gpu #(
   localparam int unsigned D_CODE_BASE = 0, D_ENTRY = 1, D_GRID_X = 2, D_GRID_Y = 3, D_GRID_Z = 4, D_BLOCK_X = 5,
                           D_BLOCK_Y = 6, D_BLOCK_Z = 7, D_THREADS = 8, D_WARPS = 9, D_REGS = 10, D_SHARED = 11,
                           D_LOCAL_BYTES = 12, D_LOCAL_BASE = 13, D_BLOCKS_PER_SM = 14, D_TOTAL = 15, D_WATCHDOG = 16,
-                          D_CODE_WORDS = 17, D_ACTIVE = 18, D_CBANK = 24;
+                          D_CODE_WORDS = 17, D_ACTIVE = 18, D_SCHED = 19, D_CBANK = 24;
 
   // ---- SMs ----------------------------------------------------------------------------------------------
   logic [NumSms-1:0]       sm_blk_valid, sm_blk_ready, sm_idle, sm_fault;
@@ -129,7 +129,7 @@ module tsm_gpu #(
       .block_x_i(desc_q[D_BLOCK_X]), .block_y_i(desc_q[D_BLOCK_Y]), .block_z_i(desc_q[D_BLOCK_Z]),
       .threads_i(desc_q[D_THREADS]), .warps_i(desc_q[D_WARPS]), .regs_i(desc_q[D_REGS]), .shared_i(desc_q[D_SHARED]),
       .local_bytes_i(desc_q[D_LOCAL_BYTES]), .local_base_i(desc_q[D_LOCAL_BASE]),
-      .blocks_per_sm_i(desc_q[D_BLOCKS_PER_SM]), .cbank_base_i(cbanks),
+      .blocks_per_sm_i(desc_q[D_BLOCKS_PER_SM]), .cbank_base_i(cbanks), .sched_policy_i(desc_q[D_SCHED][3:0]),
       .start_i(start_q), .stop_i(fault_q || (|sm_fault)),
       .blk_valid_i(sm_blk_valid[s]), .blk_ready_o(sm_blk_ready[s]), .blk_linear_i(next_q), .blk_ctaid_i(ctaid_q),
       .idle_o(sm_idle[s]),

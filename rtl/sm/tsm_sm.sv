@@ -37,6 +37,8 @@ module tsm_sm #(
   input  logic [31:0] local_base_i,
   input  logic [31:0] blocks_per_sm_i,
   input  logic [16*32-1:0] cbank_base_i,
+  /// The warp-scheduling policy (SCHED_POLICY: 0 loose round-robin, 1 greedy then oldest).
+  input  logic [3:0]  sched_policy_i,
   /// A launch starts: forget caches and state.
   input  logic        start_i,
   /// Another SM faulted: stop issuing.
@@ -201,7 +203,6 @@ module tsm_sm #(
   logic [W*4-1:0]    w_ld_q, w_ld_d;     // load slots in flight
   logic [W*6-1:0]    w_st_q, w_st_d;     // stores awaiting acknowledgement
   logic [W*32*7-1:0] pred_q, pred_d;
-  logic [WW-1:0]     last_q, last_d;
 
   // Block table.
   logic [NB-1:0]         b_valid_q, b_valid_d;
@@ -870,9 +871,8 @@ module tsm_sm #(
   end
 
   // ---- the current warp, the scheduler's choice, the checks before issue ----
-  logic [W-1:0]  ready_w;
-  logic [WW-1:0] sel_w;
-  logic          sel_ok;
+  logic [WW-1:0] sel_w;              // the warp scheduler's choice
+  logic          sel_ok;             // ... there is one
   logic [31:0]   sel_pc;             // the chosen warp's PC
   logic          sel_hit;            // ... is valid code and in the instruction cache: fetch now
   logic [$clog2(IcLines*IcChunks)-1:0] sel_icaddr;  // ... at this instruction-cache address
@@ -976,15 +976,8 @@ module tsm_sm #(
     free_warp = '0;
     for (int i = W - 1; i >= 0; i--) if (!w_valid_q[i]) free_warp = WW'(i);
 
-    // Ready warps and the round-robin choice after the last one chosen.
-    // In E_RET the retiring warp is not a candidate: its own state changes this clock; nor is, in
-    // E_DISPATCH, the warp whose instruction goes to the back end.
-    ready_w = w_valid_q & ~w_wait_q & ~w_sb_q & ~w_atom_q & ~w_sfu_q & ~w_sfuw_q;
-    for (int i = 0; i < W; i++) if ((st_q == E_RET || st_q == E_DISPATCH) && i == 32'(cw_q)) ready_w[i] = 1'b0;
-    sel_w = '0; sel_ok = 1'b0;
-    for (int i = W; i >= 1; i--) begin
-      if (ready_w[(32'(last_q) + i) % W]) begin sel_w = WW'((32'(last_q) + i) % W); sel_ok = 1'b1; end
-    end
+    // The warp scheduler's choice (u_warp_sched, below): its PC, and whether its instruction is in
+    // the instruction cache.
     sel_pc = w_pc_q[32*sel_w +: 32];
     sel_hit = sel_pc < code_words_i && ic_vld_q[(sel_pc / IcWords) % IcLines] &&
               ic_tag_q[32*((sel_pc / IcWords) % IcLines) +: 32] == sel_pc / (IcWords * IcLines);
@@ -1070,6 +1063,22 @@ module tsm_sm #(
     walk_y = 32'(walk_q[DW +: DW]);
     walk_z = 32'(walk_q[2*DW +: DW]);
   end
+
+  // ---- warp scheduler (rtl/sm/tsm_warp_sched.sv, docs/sm-rtl.md §2.3): of the ready warps, the one
+  // the engine selects next (E_IDLE, E_RET, a hand-over), by the launch's policy. A warp is ready
+  // when it is resident, not at a barrier, not blocked by the scoreboard, without a global atomic
+  // in flight and without an SFU instruction in (or parked for) the SFU sequencer. In E_RET the
+  // retiring warp is not a candidate, its own state changes this clock; nor is, in E_DISPATCH, the
+  // warp whose instruction goes to the back end. A warp placed (E_PL_WALK) is the youngest. ----
+  logic [W-1:0] warp_ready;
+  logic         warp_placed;
+  assign warp_ready = w_valid_q & ~w_wait_q & ~w_sb_q & ~w_atom_q & ~w_sfu_q & ~w_sfuw_q;
+  assign warp_placed = st_q == E_PL_WALK && cnt_q[4:0] == 5'd0;
+  tsm_warp_sched #(.Warps(W), .WarpBits(WW)) u_warp_sched (
+    .clk_i, .rst_ni, .policy_i(sched_policy_i), .place_i(warp_placed), .place_warp_i(free_warp),
+    .ready_i(warp_ready), .hold_valid_i(st_q == E_RET || st_q == E_DISPATCH), .hold_warp_i(cw_q),
+    .choice_valid_o(sel_ok), .choice_warp_o(sel_w), .take_i(sel_go)
+  );
 
   // ---- register-file rows the states read and write ----
   logic [RA-1:0] rw_a, rw_b, rw_c, rw_d, rw_a1, rw_b1, rw_c1, rw_d1, rw_dk, rw_hi;
@@ -1960,7 +1969,7 @@ module tsm_sm #(
     w_pc_d = w_pc_q; w_active_d = w_active_q; w_live_d = w_live_q; w_seq_d = w_seq_q;
     w_blk_d = w_blk_q; w_wib_d = w_wib_q; w_base_d = w_base_q; w_sp_d = w_sp_q; w_bar_d = w_bar_q;
     w_bred_d = w_bred_q; w_bred_rd_d = w_bred_rd_q; w_bred_lanes_d = w_bred_lanes_q; w_bred_seq_d = w_bred_seq_q;
-    w_tid0_d = w_tid0_q; w_ld_d = w_ld_q; w_st_d = w_st_q; last_d = last_q;
+    w_tid0_d = w_tid0_q; w_ld_d = w_ld_q; w_st_d = w_st_q;
     b_valid_d = b_valid_q; b_ctaid_d = b_ctaid_q; b_unfin_d = b_unfin_q; b_sbase_d = b_sbase_q;
     resident_d = resident_q; pl_pend_d = pl_pend_q; pl_linear_d = pl_linear_q; pl_ctaid_d = pl_ctaid_q;
     cw_d = cw_q; ci_d = ci_q; cpc_d = cpc_q; cexec_d = cexec_q; cseq_d = cseq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
@@ -3107,7 +3116,6 @@ module tsm_sm #(
     // its instruction read in the same clock ----
     if (sel_go) begin
       cw_d = sel_w;
-      last_d = sel_w;
       cpc_d = sel_pc;
       st_d = sel_hit ? E_DECODE : E_FETCH;
       ic_re = sel_hit;
@@ -3363,7 +3371,7 @@ module tsm_sm #(
       w_pc_q <= '0; w_active_q <= '0; w_live_q <= '0; w_seq_q <= '0;
       w_blk_q <= '0; w_wib_q <= '0; w_base_q <= '0; w_sp_q <= '0; w_bar_q <= '0;
       w_bred_q <= '0; w_bred_rd_q <= '0; w_bred_lanes_q <= '0; w_bred_seq_q <= '0;
-      w_tid0_q <= '0; w_ld_q <= '0; w_st_q <= '0; pred_q <= '0; last_q <= WW'(W - 1);
+      w_tid0_q <= '0; w_ld_q <= '0; w_st_q <= '0; pred_q <= '0;
       b_valid_q <= '0; b_ctaid_q <= '0; b_unfin_q <= '0; b_sbase_q <= '0;
       resident_q <= '0; pl_pend_q <= 1'b0; pl_linear_q <= '0; pl_ctaid_q <= '0;
       cw_q <= '0; ci_q <= '0; cpc_q <= '0; cexec_q <= '0; cseq_q <= '0; bconst_q <= '0; bconst_hi_q <= '0;
@@ -3396,7 +3404,7 @@ module tsm_sm #(
       w_pc_q <= w_pc_d; w_active_q <= w_active_d; w_live_q <= w_live_d; w_seq_q <= w_seq_d;
       w_blk_q <= w_blk_d; w_wib_q <= w_wib_d; w_base_q <= w_base_d; w_sp_q <= w_sp_d; w_bar_q <= w_bar_d;
       w_bred_q <= w_bred_d; w_bred_rd_q <= w_bred_rd_d; w_bred_lanes_q <= w_bred_lanes_d; w_bred_seq_q <= w_bred_seq_d;
-      w_tid0_q <= w_tid0_d; w_ld_q <= w_ld_d; w_st_q <= w_st_d; pred_q <= pred_d; last_q <= last_d;
+      w_tid0_q <= w_tid0_d; w_ld_q <= w_ld_d; w_st_q <= w_st_d; pred_q <= pred_d;
       b_valid_q <= b_valid_d; b_ctaid_q <= b_ctaid_d; b_unfin_q <= b_unfin_d; b_sbase_q <= b_sbase_d;
       resident_q <= resident_d; pl_pend_q <= pl_pend_d; pl_linear_q <= pl_linear_d; pl_ctaid_q <= pl_ctaid_d;
       cw_q <= cw_d; ci_q <= ci_d; cpc_q <= cpc_d; cexec_q <= cexec_d; cseq_q <= cseq_d; bconst_q <= bconst_d; bconst_hi_q <= bconst_hi_d;

@@ -73,7 +73,7 @@ RtlBackend::RtlBackend(const config::SmConfig& config, std::unique_ptr<GpuPins> 
     : config_(config),
       pins_(std::move(pins)),
       options_(options),
-      driver_(config, options.active_sms),
+      driver_(config, options.active_sms, options.sched_policy),
       memory_(options.latency.value_or(config.mem_latency), options.bytes_per_clock.value_or(config.mem_bytes_per_clock)) {
   if (!pins_) throw std::invalid_argument("RtlBackend needs a GPU model");
   if (pins_->sp_lanes() != config.sp_lanes)
@@ -84,9 +84,12 @@ RtlBackend::RtlBackend(const config::SmConfig& config, std::unique_ptr<GpuPins> 
   if (options.active_sms > pins_->num_sms())
     throw std::invalid_argument(fmt::format("{} active SMs asked for, but the GPU model of configuration '{}' has {}", options.active_sms,
                                             config.name, pins_->num_sms()));
+  if (options.sched_policy >= kSchedPolicyNames.size())
+    throw std::invalid_argument(fmt::format("warp-scheduling policy {} does not exist (SCHED_POLICY 0 to {}: {})", options.sched_policy,
+                                            kSchedPolicyNames.size() - 1, sched_policy_list()));
   config_.num_sms = pins_->num_sms();  // the top level's NumSms parameter may differ from the default
   kernel_config_ = config_;
-  driver_ = HostDriver(config_, options.active_sms);
+  driver_ = HostDriver(config_, options.active_sms, options.sched_policy);
   if (options.active_sms) kernel_config_.num_sms = options.active_sms;
   if (!options_.trace.fst.empty()) {
     if (!pins_->can_trace())

@@ -26,6 +26,7 @@ namespace tsm::rtl {
 struct RtlOptions {
   bool lockstep = true;
   uint32_t active_sms = 0;                  // SMs that take blocks (ACTIVE_SMS); 0: all of the model's
+  uint32_t sched_policy = 0;                // the warp-scheduling policy (SCHED_POLICY; kSchedPolicyNames)
   std::optional<uint32_t> latency;          // memory latency in clocks; default: the configuration's mem_latency
   std::optional<uint32_t> bytes_per_clock;  // memory bandwidth; default: the configuration's mem_bytes_per_clock
   uint64_t max_cycles = 0;                  // 0: derived from the launch's instruction budget

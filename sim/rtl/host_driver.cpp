@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "isa/isa.hpp"
 #include "rtl/gpu_pins.hpp"
@@ -27,6 +28,14 @@ std::string tag_name(uint64_t tag) {
 uint32_t round_up(uint64_t bytes, uint32_t unit) { return static_cast<uint32_t>((bytes + unit - 1) / unit * unit); }
 
 }  // namespace
+
+std::optional<uint32_t> sched_policy_value(std::string_view name) {
+  for (uint32_t i = 0; i < kSchedPolicyNames.size(); ++i)
+    if (name == kSchedPolicyNames[i]) return i;
+  return std::nullopt;
+}
+
+std::string sched_policy_list() { return fmt::format("{}", fmt::join(kSchedPolicyNames, ", ")); }
 
 void HostDriver::identify(GpuLink& link, unsigned num_sms) const {
   const uint32_t id = link.mmio_read(mmio::kId);
@@ -133,6 +142,7 @@ Descriptor HostDriver::descriptor(const golden::LaunchSpec& spec, const Placemen
       {mmio::kWatchdog, watchdog},
       {mmio::kCodeWords, static_cast<uint32_t>(spec.module->text.size())},
       {mmio::kActiveSms, active_sms_},
+      {mmio::kSchedPolicy, sched_policy_},
   };
   for (unsigned i = 0; i < kCbanks; ++i) d.emplace_back(mmio::kCbankBase0 + 4 * i, p.cbank_base[i]);
   return d;

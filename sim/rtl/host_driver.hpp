@@ -7,8 +7,10 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,12 +27,20 @@ inline constexpr uint32_t kId = 0x000, kNumSms = 0x004, kConfigLo = 0x008, kConf
 inline constexpr uint32_t kCodeBase = 0x020, kEntryPc = 0x024, kGridX = 0x028, kGridY = 0x02C, kGridZ = 0x030;
 inline constexpr uint32_t kBlockX = 0x034, kBlockY = 0x038, kBlockZ = 0x03C, kThreads = 0x040, kWarps = 0x044, kRegs = 0x048;
 inline constexpr uint32_t kShared = 0x04C, kLocalBytes = 0x050, kLocalBase = 0x054, kBlocksPerSm = 0x058, kTotalBlocks = 0x05C;
-inline constexpr uint32_t kWatchdog = 0x060, kCodeWords = 0x064, kActiveSms = 0x068, kCbankBase0 = 0x080;
+inline constexpr uint32_t kWatchdog = 0x060, kCodeWords = 0x064, kActiveSms = 0x068, kSchedPolicy = 0x06C, kCbankBase0 = 0x080;
 inline constexpr uint32_t kFaultKind = 0x100, kFaultSm = 0x104, kFaultWarp = 0x108, kFaultPc = 0x10C, kFaultAddr = 0x110, kFaultLane = 0x114;
 inline constexpr uint32_t kCounter0 = 0x200;  // COUNTER[k]: lo at kCounter0 + 8k, hi at + 4
 inline constexpr uint32_t kIdValue = 0x314D5354;  // "TSM1"
 inline constexpr uint32_t kStatusBusy = 1, kStatusDone = 2, kStatusFault = 4;
 }  // namespace mmio
+
+/// The warp-scheduling policies of SCHED_POLICY (docs/sm-rtl.md §2.3), by register value: the
+/// names --sched takes.
+inline constexpr std::array<const char*, 2> kSchedPolicyNames{"lrr", "gto"};
+/// The SCHED_POLICY value of a policy name, or nullopt for an unknown one.
+std::optional<uint32_t> sched_policy_value(std::string_view name);
+/// "lrr, gto": the names, for help texts and messages.
+std::string sched_policy_list();
 
 /// The GPU's performance counters (COUNTER[k], docs/sm-rtl.md §4), summed over the SMs.
 inline constexpr unsigned kNumCounters = 12;
@@ -89,7 +99,8 @@ using Descriptor = std::vector<std::pair<uint32_t, uint32_t>>;
 /// that take blocks (0: all).
 class HostDriver {
  public:
-  HostDriver(const config::SmConfig& config, uint32_t active_sms) : config_(config), active_sms_(active_sms) {}
+  HostDriver(const config::SmConfig& config, uint32_t active_sms, uint32_t sched_policy = 0)
+      : config_(config), active_sms_(active_sms), sched_policy_(sched_policy) {}
 
   /// The ID, NUM_SMS and CONFIG registers: a TeslaSM GPU with `num_sms` SMs of this configuration.
   /// Throws PortError naming what differs.
@@ -126,6 +137,7 @@ class HostDriver {
  private:
   config::SmConfig config_;
   uint32_t active_sms_;
+  uint32_t sched_policy_;  // SCHED_POLICY
 };
 
 }  // namespace tsm::rtl

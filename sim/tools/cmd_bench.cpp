@@ -1,5 +1,5 @@
-// `tsm-tool bench`: runs every suite kernel on the golden model and on the RTL (g80, and small
-// with and without lockstep for two of them) several times and prints medians of host time,
+// `tsm-tool bench`: runs every suite kernel on the golden model and on the RTL (g80 under each
+// warp-scheduling policy of --sched, and small with and without lockstep for two of them) several times and prints medians of host time,
 // simulated cycles per host second, thread instructions per host second, and the RTL's counters
 // (SPEC §5); `--json` writes the same rows. Wall-clock numbers are measured here and never
 // asserted in tests.
@@ -77,6 +77,7 @@ Sample run_once(const tsm::firmware::HostProgram& p, tsm::firmware::HostOptions 
   } else {
     tsm::rtl::RtlOptions ro;
     ro.lockstep = o.lockstep;
+    ro.sched_policy = tsm::rtl::sched_policy_value(o.sched).value_or(0);
     inner = tsm::rtl::make_rtl_backend(cfg, ro, {}, kind);
   }
   auto timed = std::make_unique<TimedBackend>(std::move(inner));
@@ -158,12 +159,14 @@ struct BenchOptions {
   unsigned repeat = 3;
   std::vector<std::string> programs;  // empty: every suite kernel
   std::string json;                   // file for the rows as JSON, or empty
+  std::vector<std::string> sched{"lrr", "gto"};  // the warp-scheduling policies the g80 RTL rows run
 };
 
 void run_bench(const BenchOptions& opt) {
   struct Case {
     std::string program, backend, config;
     bool lockstep;
+    std::string sched = "lrr";
   };
   const auto& suite = tsm::firmware::host_programs();
   for (const auto& name : opt.programs)
@@ -182,12 +185,12 @@ void run_bench(const BenchOptions& opt) {
   for (const auto& hp : suite)
     if (wanted(hp.name)) {
       cases.push_back({hp.name, "golden", "g80", false});
-      cases.push_back({hp.name, "rtl", "g80", false});
+      for (const auto& policy : opt.sched) cases.push_back({hp.name, "rtl", "g80", false, policy});
     }
   constexpr uint32_t kBlock = 256;  // threads per block: every suite kernel runs it on small and g80
   fmt::print("{} repetitions each, medians; host time is the launches' only (compile and reference excluded)\n\n", opt.repeat);
-  fmt::print("{:<15} {:<7} {:<6} {:<4} {:>8} {:>12} {:>13} {:>12} {:>6} {:>6} {:>6} {:>8} {:>8} {:>8} {:>9} {:>8} {:>8}\n", "program",
-             "backend", "config", "lock", "host s", "sim cycles", "cycles/host s", "thr insn/s", "IPC", "SP %", "SFU %",
+  fmt::print("{:<15} {:<7} {:<6} {:<4} {:<5} {:>8} {:>12} {:>13} {:>12} {:>6} {:>6} {:>6} {:>8} {:>8} {:>8} {:>9} {:>8} {:>8}\n",
+             "program", "backend", "config", "lock", "sched", "host s", "sim cycles", "cycles/host s", "thr insn/s", "IPC", "SP %", "SFU %",
              "st.sb %", "st.bar %", "st.ifet %", "mem reqs", "trans", "bank cf");
   nlohmann::json rows = nlohmann::json::array();
   for (const Case& c : cases) {
@@ -198,6 +201,7 @@ void run_bench(const BenchOptions& opt) {
     o.backend = c.backend;
     o.config = c.config;
     o.lockstep = c.lockstep;
+    o.sched = c.sched;
     o.block = kBlock;
     std::vector<double> secs;
     Sample last;
@@ -214,7 +218,8 @@ void run_bench(const BenchOptions& opt) {
                           {"thread_instructions", last.thread_instructions}, {"thread_instructions_per_host_second", thr},
                           {"thread_instructions_per_second", thr}};
     if (c.backend == "golden") {
-      fmt::print("{:<15} {:<7} {:<6} {:<4} {:>8.3f} {:>12} {:>13} {:>12.3g}\n", c.program, c.backend, c.config, "-", s, "-", "-", thr);
+      fmt::print("{:<15} {:<7} {:<6} {:<4} {:<5} {:>8.3f} {:>12} {:>13} {:>12.3g}\n", c.program, c.backend, c.config, "-", "-", s, "-", "-",
+                 thr);
       rows.push_back(row);
       continue;
     }
@@ -223,10 +228,11 @@ void run_bench(const BenchOptions& opt) {
     const unsigned sms = tsm::config::find_config(c.config)->num_sms;
     const auto pct = [&](uint64_t v) { return cyc > 0 ? 100.0 * static_cast<double>(v) / (cyc * sms) : 0.0; };
     const double ipc = cyc > 0 ? static_cast<double>(k[1]) / (cyc * sms) : 0.0;
-    fmt::print("{:<15} {:<7} {:<6} {:<4} {:>8.3f} {:>12} {:>13.3g} {:>12.3g} {:>6.3f} {:>6.1f} {:>6.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>9} {:>8} {:>8}\n",
-               c.program, c.backend, c.config, c.lockstep ? "on" : "off", s, k[0], s > 0 ? cyc / s : 0.0, thr, ipc,
+    fmt::print("{:<15} {:<7} {:<6} {:<4} {:<5} {:>8.3f} {:>12} {:>13.3g} {:>12.3g} {:>6.3f} {:>6.1f} {:>6.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>9} {:>8} {:>8}\n",
+               c.program, c.backend, c.config, c.lockstep ? "on" : "off", c.sched, s, k[0], s > 0 ? cyc / s : 0.0, thr, ipc,
                pct(k[3]), pct(k[4]), pct(k[5]), pct(k[6]), pct(k[7]), k[8], k[10], k[9]);
     row["lockstep"] = c.lockstep;
+    row["sched"] = c.sched;
     row["sms"] = sms;
     row["cycles_per_host_second"] = s > 0 ? cyc / s : 0.0;
     row["ipc_per_sm"] = ipc;
@@ -251,7 +257,27 @@ void run_bench(const BenchOptions& opt) {
                           {"writes", last.memory.writes},     {"atomics", last.memory.atomics}};
     rows.push_back(row);
   }
-  fmt::print("\nIPC is warp instructions per clock per SM; SP %, SFU % and the stall columns are cycles per SM.\n");
+  fmt::print("\nIPC is warp instructions per clock per SM; SP %, SFU % and the stall columns are cycles per SM; sched is the\n"
+             "warp-scheduling policy (docs/sm-rtl.md §2.3).\n");
+  // The policies side by side: simulated cycles of each against the first (g80 rows).
+  if (opt.sched.size() > 1) {
+    fmt::print("\nWarp-scheduling policies on g80, simulated cycles (ratio to {}):\n{:<15}", opt.sched[0], "program");
+    for (const auto& policy : opt.sched) fmt::print(" {:>12}", policy);
+    fmt::print("\n");
+    for (const auto& hp : suite) {
+      if (!wanted(hp.name)) continue;
+      std::vector<uint64_t> cyc;
+      for (const auto& policy : opt.sched)
+        for (const auto& r : rows)
+          if (r["program"] == hp.name && r["backend"] == "rtl" && r["config"] == "g80" && r.value("sched", "") == policy)
+            cyc.push_back(r["cycles"].get<uint64_t>());
+      if (cyc.size() != opt.sched.size() || cyc[0] == 0) continue;
+      fmt::print("{:<15}", hp.name);
+      for (size_t i = 0; i < cyc.size(); ++i)
+        fmt::print(" {:>12}", i == 0 ? fmt::format("{}", cyc[i]) : fmt::format("{} {:.3f}", cyc[i], static_cast<double>(cyc[i]) / cyc[0]));
+      fmt::print("\n");
+    }
+  }
   std::vector<std::string> cost_programs;
   for (const char* name : {"saxpy", "matmul_tiled", "reduce", "diverge"})
     if (wanted(name)) cost_programs.push_back(name);
@@ -272,6 +298,12 @@ void add_bench_command(CLI::App& app) {
   bench->add_option("--repeat", opt->repeat, "Repetitions per case (the median is printed)")->capture_default_str();
   bench->add_option("--program", opt->programs, "Only this suite kernel (repeatable; default: every one)");
   bench->add_option("--json", opt->json, "Also write the rows to this file as JSON");
+  bench->add_option("--sched", opt->sched,
+                    fmt::format("Warp-scheduling policies the g80 RTL rows run, comma-separated ({}; default: all of them)",
+                                tsm::rtl::sched_policy_list()))
+      ->delimiter(',')
+      ->check(CLI::IsMember(std::vector<std::string>(tsm::rtl::kSchedPolicyNames.begin(), tsm::rtl::kSchedPolicyNames.end())))
+      ->capture_default_str();
   bench->callback([opt] {
     opt->repeat = std::max(1u, opt->repeat);
     run_bench(*opt);

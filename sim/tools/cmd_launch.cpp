@@ -172,6 +172,7 @@ void launch_once(const LaunchOptions& o, const tsm::rtl::TraceOptions& trace, ui
   ho.backend = o.backend;
   ho.config = o.config;
   ho.sms = o.sms;
+  ho.sched = o.sched;
   ho.lockstep = o.lockstep;
   ho.verilator_args = o.verilator_args;
   ho.mutant = o.mutant;
@@ -385,6 +386,7 @@ void add_launch_commands(CLI::App& app) {
       ->capture_default_str();
   run->add_option("--config", ho->config, "SM configuration")->capture_default_str();
   run->add_option("--sms", ho->sms, "rtl, netlist: SMs that take blocks (default: all the model has)");
+  tsm::tools::declare_sched_option(*run, ho->sched);
   run->add_flag("!--no-lockstep", ho->lockstep, "rtl, netlist: do not check each retired instruction against the golden model");
   run->add_option("--verilator-arg", ho->verilator_args,
                   "rtl, netlist: a run-time argument of the Verilated model, e.g. +verilator+rand+reset+2 or +verilator+seed+7 (repeatable)");

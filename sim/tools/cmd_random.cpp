@@ -21,6 +21,7 @@
 #include <fmt/ranges.h>
 
 #include "compiler/frontend.hpp"
+#include "launch_args.hpp"
 #include "isa/assembler.hpp"
 #include "ptx/translate.hpp"
 #include "randgen/cuda_oracle.hpp"
@@ -46,6 +47,7 @@ struct RandomCmd {
   std::string keep;
   bool lockstep = true;
   uint32_t sms = 0;
+  std::string sched = "lrr";  // rtl: the warp-scheduling policy
   std::string exclude;
   std::string kernel_file;
   unsigned min_size = rg::RandomOptions{}.min_size;
@@ -74,6 +76,7 @@ std::unique_ptr<tsm::Runtime> make_backend_runtime(const RandomCmd& o, const tsm
   tsm::rtl::RtlOptions ro;
   ro.lockstep = o.lockstep;
   ro.active_sms = o.sms;
+  ro.sched_policy = tsm::rtl::sched_policy_value(o.sched).value_or(0);  // checked by the option
   try {
     std::vector<std::string> args = o.verilator_args;
     if (o.mutant != 0) args.push_back(fmt::format("+tsm+mutant={}", o.mutant));
@@ -398,8 +401,8 @@ void run_random_cuda(const RandomCmd& o, const tsm::config::SmConfig& cfg, const
 void run_random(const RandomCmd& o) {
   const tsm::config::SmConfig* cfg = tsm::config::find_config(o.config);
   if (!cfg) fail(fmt::format("unknown configuration '{}' (see: tsm-tool configs)", o.config));
-  if (o.backend == "golden" && (o.sms != 0 || !o.verilator_args.empty() || o.mutant != 0))
-    fail("--sms, --verilator-arg and --mutant apply to the rtl backend only");
+  if (o.backend == "golden" && (o.sms != 0 || !o.verilator_args.empty() || o.mutant != 0 || o.sched != "lrr"))
+    fail("--sms, --sched, --verilator-arg and --mutant apply to the rtl backend only");
   rg::RandomOptions ro;
   ro.config = o.config;
   ro.min_size = o.min_size;
@@ -413,6 +416,7 @@ void run_random(const RandomCmd& o) {
   std::string repro_flags = fmt::format("--config {} --backend {}", o.config, o.backend);
   if (!o.lockstep) repro_flags += " --no-lockstep";
   if (o.sms) repro_flags += fmt::format(" --sms {}", o.sms);
+  if (o.sched != "lrr") repro_flags += fmt::format(" --sched {}", o.sched);
   if (o.mutant) repro_flags += fmt::format(" --mutant {}", o.mutant);
   if (!o.exclude.empty()) repro_flags += fmt::format(" --exclude {}", o.exclude);
   if (o.min_size != rg::RandomOptions{}.min_size || o.max_size != rg::RandomOptions{}.max_size)
@@ -500,6 +504,7 @@ void add_random_command(CLI::App& app) {
   cmd->add_option("--keep", o->keep, "Write every kernel's .tsa (ptx: .ptx and .launch; cuda: .cu and .launch) here (failures go here too; default ./random-failures)");
   cmd->add_flag("!--no-lockstep", o->lockstep, "rtl: do not check each retired instruction against the golden model");
   cmd->add_option("--sms", o->sms, "rtl: SMs that take blocks (default: the configuration's)");
+  tsm::tools::declare_sched_option(*cmd, o->sched);
   cmd->add_option("--mutant", o->mutant, "rtl: run the RTL with deliberate bug N switched on (the mutant model, docs/regression.md §3)");
   cmd->add_option("--verilator-arg", o->verilator_args, "rtl: a run-time argument of the Verilated model (repeatable)");
   std::string names;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli_args.hpp"
+#include "rtl/host_driver.hpp"
 
 namespace tsm::tools {
 
@@ -35,6 +36,15 @@ void declare_board_options(CLI::App& app, std::string& port, uint32_t& baud, dou
       ->capture_default_str();
 }
 
+void declare_sched_option(CLI::App& app, std::string& sched) {
+  app.add_option("--sched", sched,
+                 fmt::format("rtl, netlist: the warp-scheduling policy, {} (loose round-robin, greedy then oldest; "
+                             "docs/sm-rtl.md §2.3)",
+                             tsm::rtl::sched_policy_list()))
+      ->check(CLI::IsMember(std::vector<std::string>(tsm::rtl::kSchedPolicyNames.begin(), tsm::rtl::kSchedPolicyNames.end())))
+      ->capture_default_str();
+}
+
 void declare_launch_options(CLI::App& launch, LaunchOptions& o, const std::string& backend_help) {
   declare_wave_options(launch, o.wave);
   declare_board_options(launch, o.port, o.baud, o.board_timeout);
@@ -55,6 +65,7 @@ void declare_launch_options(CLI::App& launch, LaunchOptions& o, const std::strin
       ->capture_default_str();
   launch.add_option("--config", o.config, "SM configuration (see: configs)")->capture_default_str();
   launch.add_option("--sms", o.sms, "rtl, netlist: SMs that take blocks (default: all the model has)");
+  declare_sched_option(launch, o.sched);
   launch.add_flag("!--no-lockstep", o.lockstep, "rtl, netlist: do not check each retired instruction against the golden model");
   launch.add_option("--verilator-arg", o.verilator_args,
                     "rtl, netlist: a run-time argument of the Verilated model, e.g. +verilator+rand+reset+2 or +verilator+seed+7 (repeatable)");

@@ -39,6 +39,7 @@ struct LaunchOptions {
   std::string backend = "golden";
   std::string config = "g80";
   uint32_t sms = 0;
+  std::string sched = "lrr";  // rtl, netlist: the warp-scheduling policy
   bool lockstep = true;
   std::vector<std::string> verilator_args;
   uint32_t mutant = 0;
@@ -55,6 +56,9 @@ struct LaunchOptions {
 
 /// Declares the board backend's options (--port, --baud, --board-timeout) on `app`.
 void declare_board_options(CLI::App& app, std::string& port, uint32_t& baud, double& timeout);
+
+/// Declares --sched (the warp-scheduling policy of the rtl and netlist backends) on `app`.
+void declare_sched_option(CLI::App& app, std::string& sched);
 
 /// Declares launch's options on `launch`, bound to `o` (`backend_help` describes --backend).
 void declare_launch_options(CLI::App& launch, LaunchOptions& o, const std::string& backend_help);

@@ -154,6 +154,14 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
                                         extra=["--verilator-arg", "+verilator+rand+reset+2",
                                                "--verilator-arg", f"+verilator+seed+{seed}"],
                                         tag=f".randreset{seed}"))
+    # The greedy-then-oldest warp scheduler (--sched gto, docs/sm-rtl.md §2.3): kernels with barriers,
+    # divergence, shuffles and many loads in flight, and random kernels, in lockstep; their cycle
+    # counts are recorded like the others'.
+    for prog in ["saxpy", "reduce", "diverge", "warpreduce", "matmul_tiled", "spmv_csr"]:
+        if prog in names:
+            cases.append(suite_case(prog, "small", quick_block(prog, 100), frontend, False,
+                                    extra=["--sched", "gto"], tag=".gto"))
+    cases += random_cases("small", 6001, 10, False, extra=["--sched", "gto"], tag=".gto")
     # Seeds 57 (a slot's store counter cleared under stores in flight) and 149 then 150 on one model
     # (an atomic retired through a reused request ID) showed bugs: they stay.
     # (--quick keeps it within the CI budget, SPEC §4: seeds 31-50, 61-80 and 2021-2030 are --full's.)
@@ -205,6 +213,11 @@ def build_cases(programs: list[dict], frontend: str, tool: str) -> list[Case]:
     cases += random_ptx_cases("small", 21, 10, True)
     for config in ("small", "g80", "gt200"):
         cases += random_cases(config, 10001, 150, True)
+    # Every suite kernel under the greedy-then-oldest scheduler on g80 too.
+    for prog in names:
+        size = sized(prog, "g80")
+        cases.append(suite_case(prog, "g80", quick_block(prog, 256), frontend, True,
+                                extra=["--sched", "gto"] + size.get("extra", []), tag=size.get("tag", "") + ".gto"))
     # The PTX generator's kernels depend on the seed alone (blocks stop at 256 threads everywhere):
     # the same 100 kernels on each configuration.
     for config in ("small", "g80", "gt200"):
@@ -227,7 +240,7 @@ def first_problem(case: Case) -> str:
     m = re.search(r"^seed (\d+): .*: FAIL .*\n\s+(.*)$", case.output, re.M)
     if m:
         return f"seed {m.group(1)}: {m.group(2).strip()}"[:300]
-    for pat in (r"^\s*(lockstep.*)$", r"^.*(MISMATCH.*)$", r"^(.*FAIL.*)$", r"^(error: .*)$", r"^(tsm-tool: .*)$"):
+    for pat in (r"^(cycle count changed: .*)$", r"^\s*(lockstep.*)$", r"^.*(MISMATCH.*)$", r"^(.*FAIL.*)$", r"^(error: .*)$", r"^(tsm-tool: .*)$"):
         m = re.search(pat, case.output, re.M)
         if m:
             return m.group(1).strip()[:300]
@@ -244,6 +257,9 @@ class Runner:
         self.lock = threading.Lock()
         self.procs: set[subprocess.Popen] = set()
         self.done = 0
+        # The suite cases' recorded cycle counts (--cycles): a passing case whose count differs fails.
+        self.expected_cycles: dict[str, int] | None = None
+        self.cycles_file = ""
 
     def argv(self, case: Case) -> list[str]:
         if case.command:
@@ -289,6 +305,11 @@ class Runner:
     def finish(self, case: Case, start: float, total: int) -> Case:
         case.seconds = time.monotonic() - start
         parse_result(case)
+        want = (self.expected_cycles or {}).get(case.name)
+        if case.status == "pass" and case.cycles is not None and want is not None and case.cycles != want:
+            case.status = "FAIL"
+            case.output += (f"\ncycle count changed: {case.cycles:,} cycles, {self.cycles_file} records {want:,} "
+                            f"({100.0 * (case.cycles - want) / want:+.2f}%)")
         log = self.log_dir / f"{case.name}.log"
         log.write_text("$ " + shlex.join(self.argv(case)) + "\n" + case.output, encoding="utf-8")
         if case.status in ("FAIL", "timeout"):
@@ -530,6 +551,11 @@ def main() -> int:
                          "depths, bank-conflict degrees, fault kinds, stall reasons) and write it as Markdown to FILE "
                          "(default: LOG_DIR/coverage.md)")
     ap.add_argument("--tool", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--cycles", metavar="FILE",
+                    help="compare each suite case's cycle count with the one FILE records for this front end (docs/regression.md "
+                         "§2: the RTL's cycle counts change only on purpose); a difference fails the run")
+    ap.add_argument("--update-cycles", action="store_true",
+                    help="with --cycles: record this run's cycle counts in FILE instead (only when every case passed)")
     ap.add_argument("--no-save", action="store_true",
                     help="do not copy failing random kernels to tests/regressions/ (--mutant never copies)")
     a = ap.parse_args()
@@ -611,6 +637,13 @@ def main() -> int:
         cov_dir.mkdir(parents=True)
         env["TSM_COVERAGE_DIR"] = str(cov_dir)
     runner = Runner(tool, a.jobs, log_dir, a.fail_fast, a.timeout, a.mutant, env)
+    if a.cycles and not a.update_cycles:
+        try:
+            runner.expected_cycles = json.loads(Path(a.cycles).read_text()).get(frontend)
+        except (OSError, ValueError) as e:
+            print(f"regress: cannot read the cycle counts in {a.cycles}: {e}", file=sys.stderr)
+            return 2
+        runner.cycles_file = a.cycles
     what = "--full" if a.full else "--full-only" if a.full_only else "--quick"
     print(f"regress {what}: {len(cases)} cases, {a.jobs} at a time"
           f"{f', mutant {a.mutant}' if a.mutant else ''}; logs in {log_dir}", flush=True)
@@ -664,6 +697,9 @@ def main() -> int:
         md_path = Path(a.coverage) if a.coverage else log_dir / "coverage.md"
         md_path.write_text(coverage_markdown(cov, what), encoding="utf-8")
         print(f"coverage: {md_path} ({len(cov['forms'])} instruction forms, {cov['processes']} processes)")
+    cycles_ok = True
+    if a.cycles:
+        cycles_ok = check_cycles(Path(a.cycles), frontend, cases, a.update_cycles and not failed and not a.mutant)
     for c in failed:
         print(f"\nFAILED {c.name}: {c.problem}\n  log: {log_dir / (c.name + '.log')}\n"
               f"  reproduce: {repro_command(c, a.mutant)}")
@@ -672,7 +708,49 @@ def main() -> int:
             print(f"  with a waveform of the failure: {traced}")
         for s in c.saved:
             print(f"  kept: {s} (--quick runs it from now on; commit it)")
-    return 1 if failed else 0
+    return 1 if failed or not cycles_ok else 0
+
+
+def check_cycles(path: Path, frontend: str, cases: list[Case], update: bool) -> bool:
+    """After the run: with `update`, records the passing cases' cycle counts in `path` for `frontend`;
+    otherwise reports the cases whose count differs (they failed) and those without one recorded.
+    False when a passing case has no recorded count (a new case: record it)."""
+    measured = {c.name: c.cycles for c in cases if c.status == "pass" and c.cycles is not None}
+    try:
+        table = json.loads(path.read_text()) if path.exists() else {}
+    except (OSError, ValueError) as e:
+        print(f"regress: cannot read the cycle counts in {path}: {e}", file=sys.stderr)
+        return False
+    if update:
+        table.setdefault(frontend, {}).update(measured)
+        table[frontend] = dict(sorted(table[frontend].items()))
+        try:
+            path.write_text(json.dumps(table, indent=1) + "\n")
+        except OSError as e:
+            print(f"regress: cannot write the cycle counts to {path}: {e}", file=sys.stderr)
+            return False
+        print(f"cycle counts: recorded {len(measured)} cases ({frontend}) in {path}")
+        return True
+    recorded = table.get(frontend)
+    if recorded is None:
+        print(f"cycle counts: {path} records none for the {frontend} front end: not compared "
+              f"(record them with --update-cycles)")
+        return True
+    changed = [c for c in cases if c.cycles is not None and c.name in recorded and c.cycles != recorded[c.name]]
+    missing = sorted(n for n in measured if n not in recorded)
+    if not changed and not missing:
+        print(f"cycle counts: {len(measured)} cases as recorded in {path} ({frontend})")
+        return True
+    print(f"\ncycle counts that differ from {path} ({frontend}):")
+    print(f"{'case':<46} {'recorded':>12} {'now':>12} {'change':>8}")
+    for c in changed:
+        before = recorded[c.name]
+        print(f"{c.name:<46} {before:>12,} {c.cycles:>12,} {100.0 * (c.cycles - before) / before:>+7.2f}%")
+    for n in missing:
+        print(f"{n:<46} {'-':>12} {measured[n]:>12,}")
+    print("If the change is intended, record it (./tsm regress --quick --cycles FILE --update-cycles), commit the table and "
+          "state the counts before and after in the commit and in docs/sm-rtl.md §4.")
+    return not missing
 
 
 if __name__ == "__main__":

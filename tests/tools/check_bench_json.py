@@ -3,9 +3,11 @@
 
 Usage: check_bench_json.py TSM_TOOL PROGRAM OUT.json
 
-Each suite kernel gives a golden row and an rtl row (g80); saxpy and matmul_tiled also give the
-two small rows with and without lockstep. Every rtl row holds all the GPU's counters; the cycle
-counts are deterministic, so the lockstep and no-lockstep rows of one kernel agree on them.
+Each suite kernel gives a golden row and two rtl rows (g80, one per warp-scheduling policy: lrr,
+gto); saxpy and matmul_tiled also give the two small rows with and without lockstep. Every rtl row
+holds all the GPU's counters; the cycle counts are deterministic, so the lockstep and no-lockstep
+rows of one kernel agree on them, and the two policies do the same work (instructions) in their
+own number of cycles.
 """
 import json
 import subprocess
@@ -29,10 +31,10 @@ def main():
     if run.returncode != 0:
         fail(f"bench exited with {run.returncode}")
     rows = json.load(open(out))["rows"]
-    want = [("golden", "g80", None), ("rtl", "g80", False)]
+    want = [("golden", "g80", None, None), ("rtl", "g80", False, "lrr"), ("rtl", "g80", False, "gto")]
     if program in ("saxpy", "matmul_tiled"):
-        want = [("rtl", "small", True), ("rtl", "small", False)] + want
-    got = [(r["backend"], r["config"], r.get("lockstep")) for r in rows]
+        want = [("rtl", "small", True, "lrr"), ("rtl", "small", False, "lrr")] + want
+    got = [(r["backend"], r["config"], r.get("lockstep"), r.get("sched")) for r in rows]
     if got != want:
         fail(f"rows {got}, want {want}")
     for r in rows:
@@ -64,6 +66,10 @@ def main():
     small = [r["counters"] for r in rows if r["config"] == "small"]
     if len(small) == 2 and small[0] != small[1]:
         fail(f"lockstep changed the counters: {small[0]} vs {small[1]}")
+    g80 = {r["sched"]: r["counters"] for r in rows if r["backend"] == "rtl" and r["config"] == "g80"}
+    for key in ("warp_instructions", "thread_instructions"):
+        if g80["lrr"][key] != g80["gto"][key]:
+            fail(f"the policies did different work: {key} {g80['lrr'][key]} (lrr) vs {g80['gto'][key]} (gto)")
     print(f"check_bench_json: {len(rows)} rows of {program} as expected")
 
 

@@ -46,7 +46,10 @@ def main() -> int:
         return 1
     print(f"{len(ids)} mutants in mutants.json, each in the RTL and in {Path(doc).name}")
 
-    base = [sys.executable, regress, "--tool", tool, "--quick", "--jobs", "2", "--no-save"]
+    # With the recorded cycle counts: the mutant model with no mutant switched on must keep them, and
+    # a mutant that only costs time (the warp scheduler's) is caught by a count that changed.
+    cycles = Path(rtl_dir).resolve().parent / "tests" / "regress" / "cycles.json"
+    base = [sys.executable, regress, "--tool", tool, "--quick", "--jobs", "2", "--no-save", "--cycles", str(cycles)]
     unused = max(ids) + 1000
     r = subprocess.run(base + ["--mutant", str(unused), "--filter", r"^(suite\.small\.(saxpy|reduce)\.|random\.small\.1-)",
                                "--log-dir", f"{log_dir}/unused"], capture_output=True, text=True)
