@@ -76,6 +76,7 @@ DEFAULT_MHZ = 5.0
 KEEP_HIERARCHY = [
     ("tsm_sp_group", "SP lanes: integer ALU, FMA, compare, conversions"),
     ("tsm_sfu", "special function unit (tables, interpolation)"),
+    ("tsm_sfu_pipe", "SFU pipe: operand and result buffers, the feed"),
     ("tsm_dp", "double-precision unit"),
     ("tsm_regfile", "register file banks"),
     ("tsm_smem_sched", "shared-memory bank scheduler"),

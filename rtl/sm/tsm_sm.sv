@@ -533,107 +533,40 @@ module tsm_sm #(
     .d_wide_o(sp_wide_o), .preds_o(sp_preds_o), .preds_we_o(sp_pwe_o)
   );
 
-  // ---- SFU sequencer (docs/sm-rtl.md §2.0): an SFU instruction runs here, beside the engine. The
-  // engine streams the operand rows into q_x (E_SFU_RD), hands the instruction over (E_SFU_GO) and
-  // retires it. The sequencer feeds the SFU pipelines S lanes a clock without a pause (32/S clocks),
-  // collects the results in q_r, and writes each row once its results are in and the engine leaves
-  // the register file's write port and the commit port free. The warp issues nothing until its SFU
-  // instruction is written (w_sfu). ----
-  localparam int unsigned QChunks = 32 / S;     // S-lane chunks of a warp
-  typedef enum logic {Q_IDLE, Q_RUN} qstate_e;
-  qstate_e            qs_q, qs_d;
-  logic [WW-1:0]      q_warp_q, q_warp_d;
-  logic [31:0]        q_seq_q, q_seq_d, q_exec_q, q_exec_d;
-  logic [7:0]         q_rd_q, q_rd_d;
-  logic [RA-1:0]      q_base_q, q_base_d;
-  logic [63:0]        q_insn_q, q_insn_d;    // for the SFU's function and .ftz
-  // Operands and results, one 32-bit word a lane: memories written a row (results: a chunk) at a
-  // time and read a chunk (results: a row) at a time. With one SP and one SFU lane (tiny) each is
-  // one write and one read port, LUT RAM on the FPGA rather than 1,024 flip-flops and a 32-way select.
-  logic [31:0]        q_x_mem [32];
-  logic [31:0]        q_r_mem [32];
-  logic [5:0]         q_f_q, q_f_d;          // chunks fed
-  logic [5:0]         q_n_q, q_n_d;          // chunks whose results are in
-  logic [GroupBits:0] q_g_q, q_g_d;          // the next row to write
-  logic               q_start;               // engine: hand the current instruction over
-  logic               q_cap;                 // engine: row q_cap_row of operand A is on port A
-  logic [GroupBits:0] q_cap_row;
-  logic               q_adv;                 // engine: row q_g is written (or needs no write)
-  logic               q_wready;              // row q_g's results are in
-  logic [L-1:0]       q_lanes;               // lanes of row q_g that write
-  logic [RA-1:0]      q_row;                 // its register-file row
-  logic [L*32-1:0]    q_rrow;                // its results
-  logic               q_last;                // it is the last row
-  logic               q_xfree;               // q_x may take the next instruction's operands
-
-  logic            sfu_valid;
-  logic [S*32-1:0] sfu_x, sfu_r;
-  logic [S-1:0]    sfu_vo;
-  logic            unused_valids;  // results are timed by the sequencer, not by the units' valid bits
-  assign unused_valids = ^{sp_valid_o, sfu_vo};
-  for (genvar s = 0; s < S; s++) begin : g_sfu
-    tsm_sfu #(.Stages(SfuStages), .HexDir(HexDir)) u_sfu (
-      .clk_i, .rst_ni, .valid_i(sfu_valid), .func_i(tsm_isa_pkg::f_mufu(q_insn_q)), .x_i(sfu_x[32*s +: 32]),
-      .ftz_i(tsm_isa_pkg::f_ftz(q_insn_q)), .valid_o(sfu_vo[s]), .result_o(sfu_r[32*s +: 32])
-    );
-  end
-  logic [5:0] sfu_chunk_o;
-  logic       sfu_chunk_v;
-  tsm_delay #(.Stages(SfuStages), .Width(6)) u_sfu_chunk (
-    .clk_i, .rst_ni, .valid_i(sfu_valid), .data_i(q_f_q), .valid_o(sfu_chunk_v), .data_o(sfu_chunk_o)
+  // ---- SFU pipe (rtl/sm/tsm_sfu_pipe.sv, docs/sm-rtl.md §2.7): an SFU instruction runs there,
+  // beside the engine. The engine streams the operand rows in (E_SFU_RD), hands the instruction over
+  // (E_SFU_GO) and retires it; the pipe offers each result row, and the engine writes it when it
+  // leaves the register file's write port and the commit port free. The warp issues nothing until
+  // its SFU instruction is written (w_sfu). ----
+  logic               sfu_start;             // engine: hand the current instruction over
+  logic               sfu_busy;              // an instruction is in the pipe
+  logic               sfu_capture;           // engine: row sfu_capture_row of operand A is on port A
+  logic [GroupBits:0] sfu_capture_row;
+  logic               sfu_operands_free;     // the pipe may take the next instruction's operands
+  logic               sfu_row_valid;         // a result row is ready to write
+  logic               sfu_row_ready;         // engine: it is written (or needs no write)
+  logic [WW-1:0]      sfu_row_warp;
+  logic [31:0]        sfu_row_seq;
+  logic [7:0]         sfu_row_reg;
+  logic [GroupBits-1:0] sfu_row_group;
+  logic [L-1:0]       sfu_row_lanes;         // its lanes that write
+  logic [RA-1:0]      sfu_row_addr;          // its register-file row
+  logic [L*32-1:0]    sfu_row_data;          // its results
+  logic               sfu_row_last;          // it is the instruction's last row
+  tsm_sfu_pipe #(
+    .HexDir(HexDir), .Lanes(L), .Units(S), .Stages(SfuStages), .WarpBits(WW), .RowBits(RA), .GroupBits(GroupBits)
+  ) u_sfu_pipe (
+    .clk_i, .rst_ni,
+    .start_i(sfu_start), .start_insn_i(ci_q), .start_warp_i(cw_q), .start_seq_i(cseq_q), .start_exec_i(cexec_q),
+    .start_reg_i(f_rd), .start_base_i(base_c), .busy_o(sfu_busy),
+    .capture_i(sfu_capture), .capture_row_i(sfu_capture_row),
+    .capture_data_i((f_ra == 8'd255) ? '0 : rf_rdata[L*32-1:0]), .operands_free_o(sfu_operands_free),
+    .row_valid_o(sfu_row_valid), .row_ready_i(sfu_row_ready), .row_warp_o(sfu_row_warp), .row_seq_o(sfu_row_seq),
+    .row_reg_o(sfu_row_reg), .row_group_o(sfu_row_group), .row_lanes_o(sfu_row_lanes), .row_addr_o(sfu_row_addr),
+    .row_data_o(sfu_row_data), .row_last_o(sfu_row_last)
   );
-
-  always_comb begin
-    q_lanes = rowlanes(q_exec_q, q_g_q);
-    q_row = rowof(q_base_q, q_rd_q, q_g_q);
-    q_last = 32'(q_g_q) + 1 == G;
-    q_wready = qs_q == Q_RUN && 32'(q_n_q) >= (32'(q_g_q) + 1) * (L / S);
-    q_rrow = '0;
-    if (32'(q_g_q) < G)
-      for (int l = 0; l < L; l++) q_rrow[32*l +: 32] = q_r_mem[5'(32'(q_g_q) * L + l)];
-    // The next SFU instruction may stream its operands in (E_SFU_RD, one row a clock from the
-    // clock after its dispatch) once the feed is far enough ahead that it never overwrites a row
-    // not yet fed: row r is written r + 2 clocks after the dispatch, and its last chunk
-    // ((r + 1) * L/S - 1) is fed by then once QChunks - G - 2 chunks were fed at the dispatch;
-    // QChunks - G keeps two clocks to spare. It starts in E_SFU_GO.
-    q_xfree = qs_q == Q_IDLE || 32'(q_f_q) + G >= QChunks;
-    sfu_valid = qs_q == Q_RUN && 32'(q_f_q) < QChunks;
-    sfu_x = '0;
-    if (32'(q_f_q) < QChunks)
-      for (int s = 0; s < S; s++) sfu_x[32*s +: 32] = q_x_mem[5'(32'(q_f_q) * S + s)];
-  end
-
-  always_comb begin
-    qs_d = qs_q; q_warp_d = q_warp_q; q_seq_d = q_seq_q; q_exec_d = q_exec_q; q_rd_d = q_rd_q; q_base_d = q_base_q;
-    q_insn_d = q_insn_q; q_f_d = q_f_q; q_n_d = q_n_q; q_g_d = q_g_q;
-    if (sfu_valid) q_f_d = q_f_q + 6'd1;
-    if (sfu_chunk_v) q_n_d = q_n_q + 6'd1;
-    if (q_adv) begin
-      q_g_d = q_g_q + 1'b1;
-      if (q_last) qs_d = Q_IDLE;
-    end
-    if (q_start) begin
-      q_warp_d = cw_q; q_seq_d = cseq_q; q_exec_d = cexec_q; q_rd_d = f_rd; q_base_d = base_c; q_insn_d = ci_q;
-      q_f_d = '0; q_n_d = '0; q_g_d = '0;
-      qs_d = Q_RUN;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      qs_q <= Q_IDLE; q_warp_q <= '0; q_seq_q <= '0; q_exec_q <= '0; q_rd_q <= '0; q_base_q <= '0; q_insn_q <= '0;
-      q_f_q <= '0; q_n_q <= '0; q_g_q <= '0;
-    end else begin
-      qs_q <= qs_d; q_warp_q <= q_warp_d; q_seq_q <= q_seq_d; q_exec_q <= q_exec_d; q_rd_q <= q_rd_d; q_base_q <= q_base_d;
-      q_insn_q <= q_insn_d; q_f_q <= q_f_d; q_n_q <= q_n_d; q_g_q <= q_g_d;
-    end
-  end
-  always_ff @(posedge clk_i) begin
-    if (q_cap && 32'(q_cap_row) < G)
-      for (int l = 0; l < L; l++) q_x_mem[5'(32'(q_cap_row) * L + l)] <= (f_ra == 8'd255) ? '0 : rf_rdata[32*l +: 32];
-    if (sfu_chunk_v && 32'(sfu_chunk_o) < QChunks)
-      for (int s = 0; s < S; s++) q_r_mem[5'(32'(sfu_chunk_o) * S + s)] <= sfu_r[32*s +: 32];
-  end
+  logic unused_sp_valid;  // SP results are timed by the engine and the back end, not by the lanes' valid bit
+  assign unused_sp_valid = sp_valid_o;
 
   // ---- DP unit: DL lanes a clock through tsm_dp (docs/sm-rtl.md §2.0) ----
   // dp_insn: DADD DMUL DFMA DMNMX DSETP, and F2F/F2I/I2F with a binary64 source or result.
@@ -1038,7 +971,7 @@ module tsm_sm #(
     // The queue is free (the back end takes an instruction into R when R frees, else into Q). An
     // instruction of a warp whose predicate the back end still writes waits: its guard and
     // predicate operands read the predicates at issue.
-    bk_take = !bk_q_q && (!bk_busy || (G >= 3 && ps_q != P_ROW && !q_wready));
+    bk_take = !bk_q_q && (!bk_busy || (G >= 3 && ps_q != P_ROW && !sfu_row_valid));
     // A control instruction that only moves the PC retires in E_DISPATCH: NOP, a uniform BRA (taken
     // by every active lane or by none), and any other one whose guard holds in no lane.
     dexec = (cnt_q == 32'd0) ? (act_c & guard) : cexec_q;
@@ -1047,7 +980,7 @@ module tsm_sm #(
     ctl_npc = (op == tsm_isa_pkg::OP_BRA && dexec == act_c) ? ct_tgt : cpc_q + 32'd1;
     disp_go = !(ctl_quick && ret_hold) && (cnt_q != 32'd0 ||
                (insn_ok && !bad_reg && !(DpUnits == 0 && dp_insn) && !hazard &&
-                !(unit_w == tsm_isa_pkg::UNIT_SFU && !q_xfree) && !(has_b_w && b_const_w))) &&
+                !(unit_w == tsm_isa_pkg::UNIT_SFU && !sfu_operands_free) && !(has_b_w && b_const_w))) &&
               (sp_streams ? bk_take && !bk_phaz :
                (unit_w == tsm_isa_pkg::UNIT_CTRL && op != tsm_isa_pkg::OP_EXIT) ? !bk_wocc : !bk_busy);
     bk_hand = st_q == E_DISPATCH && disp_go && sp_streams;
@@ -2005,7 +1938,7 @@ module tsm_sm #(
     ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
     ev_mask = '0; ev_wdata = '0;
     rt_valid = 1'b0;
-    sp_valid = 1'b0; q_start = 1'b0; q_cap = 1'b0; q_cap_row = '0; q_adv = 1'b0;
+    sp_valid = 1'b0; sfu_start = 1'b0; sfu_capture = 1'b0; sfu_capture_row = '0; sfu_row_ready = 1'b0;
     dp_valid = 1'b0; dp_a = '0; dp_b = '0; dp_c = '0;
     perf_o = '0; perf_lanes_o = '0; perf_tx_o = '0;
 
@@ -2255,7 +2188,7 @@ module tsm_sm #(
           end else if (hazard) begin
             if (op != tsm_isa_pkg::OP_MEMBAR) for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sb_d[i_];
             st_d = E_IDLE;
-          end else if (unit_w == tsm_isa_pkg::UNIT_SFU && !q_xfree) begin
+          end else if (unit_w == tsm_isa_pkg::UNIT_SFU && !sfu_operands_free) begin
             // The SFU sequencer still feeds another instruction: park the warp until it is done.
             for (i_ = 0; i_ < W; i_++) w_sfuw_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sfuw_d[i_];
             st_d = E_IDLE;
@@ -2481,16 +2414,16 @@ module tsm_sm #(
         // cnt - 1); then the instruction retires and its rows run beside the engine.
         if (cnt_q < 32'(G)) rf_raddr[0 +: RA] = st_ra;
         if (cnt_q >= 32'd1) begin
-          q_cap = 1'b1;
-          q_cap_row = (GroupBits + 1)'(cnt_q - 32'd1);
+          sfu_capture = 1'b1;
+          sfu_capture_row = (GroupBits + 1)'(cnt_q - 32'd1);
         end
         cnt_d = cnt_q + 32'd1;
         if (cnt_q == 32'(G)) st_d = E_SFU_GO;
       end
       E_SFU_GO: begin
         // Hand over when the sequencer has written the previous instruction's last row.
-        if (qs_q == Q_IDLE) begin
-          q_start = 1'b1;
+        if (!sfu_busy) begin
+          sfu_start = 1'b1;
           for (i_ = 0; i_ < W; i_++) w_sfu_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sfu_d[i_];
           st_d = E_RET;
         end
@@ -3124,21 +3057,21 @@ module tsm_sm #(
 
     // ---- SFU sequencer write-back: a finished row takes the write port and the commit port when the
     // engine leaves them free; the response processor waits for both ----
-    perf_o[3] = qs_q != Q_IDLE || st_q == E_SFU_RD || st_q == E_SFU_GO;  // operands streaming in, or results
-    if (q_wready) begin
-      if (q_lanes == '0 || q_rd_q == 8'd255) q_adv = 1'b1;
+    perf_o[3] = sfu_busy || st_q == E_SFU_RD || st_q == E_SFU_GO;  // operands streaming in, or results
+    if (sfu_row_valid) begin
+      if (sfu_row_lanes == '0 || sfu_row_reg == 8'd255) sfu_row_ready = 1'b1;
       else if (!eng_rf_busy && !ev_valid) begin
-        rf_we = q_lanes;
-        rf_waddr = q_row;
-        rf_wdata = q_rrow;
-        ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = q_warp_q; ev_seq = q_seq_q; ev_reg = q_rd_q;
-        ev_group = q_g_q[GroupBits-1:0]; ev_lanes = q_lanes; ev_data = q_rrow;
-        q_adv = 1'b1;
+        rf_we = sfu_row_lanes;
+        rf_waddr = sfu_row_addr;
+        rf_wdata = sfu_row_data;
+        ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = sfu_row_warp; ev_seq = sfu_row_seq; ev_reg = sfu_row_reg;
+        ev_group = sfu_row_group; ev_lanes = sfu_row_lanes; ev_data = sfu_row_data;
+        sfu_row_ready = 1'b1;
       end
-      if (q_adv && q_last) for (i_ = 0; i_ < W; i_++) w_sfu_d[i_] = (i_ == 32'(q_warp_q)) ? 1'b0 : w_sfu_d[i_];
+      if (sfu_row_ready && sfu_row_last) for (i_ = 0; i_ < W; i_++) w_sfu_d[i_] = (i_ == 32'(sfu_row_warp)) ? 1'b0 : w_sfu_d[i_];
     end
     // Warps parked because the sequencer could not take their SFU instruction may try again.
-    if (q_xfree) w_sfuw_d = '0;
+    if (sfu_operands_free) w_sfuw_d = '0;
 
     // ---- response processor: returning load data and atomic old values into the register file ----
     unique case (ps_q)
