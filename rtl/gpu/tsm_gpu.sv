@@ -1,5 +1,6 @@
-// The GPU top level: control/status registers over MMIO, the compute work distributor handing
-// blocks to NumSms SMs in linear order, and the round-robin arbiter that shares one memory port.
+// The GPU top level: control/status registers over MMIO, NumSms SMs, the compute work distributor
+// handing them blocks in linear order (tsm_work_distributor) and the round-robin arbiter that shares
+// one memory port (tsm_mem_arbiter).
 // Interfaces: docs/gpu-interfaces.md; theory of operation: docs/sm-rtl.md §1.
 module tsm_gpu #(
   /// SMs in this top level.
@@ -109,8 +110,8 @@ module tsm_gpu #(
   logic [NumSms*PerfEvents-1:0] sm_perf;
   logic [NumSms*6-1:0]     sm_lanes;
   logic [NumSms*6-1:0]     sm_tx;
-  logic [31:0]             next_q;
-  logic [47:0]             ctaid_q;
+  logic [31:0]             next_q;   // the block the work distributor offers: linear index
+  logic [47:0]             ctaid_q;  // ... and block index
   logic [16*32-1:0]        cbanks;
 
   // SMs taking part in the launch: ACTIVE_SMS, 0 meaning all.
@@ -158,47 +159,26 @@ module tsm_gpu #(
     );
   end
 
-  // ---- memory arbiter: round robin over the SMs' requests; responses route by the ID's top bits ----
-  logic [SmBits-1:0] rr_q, grant;
-  logic              any_req;
-  always_comb begin
-    grant = '0;
-    any_req = 1'b0;
-    for (int k = NumSms; k >= 1; k--) begin
-      if (rq_valid[(32'(rr_q) + k) % NumSms]) begin
-        grant = SmBits'((32'(rr_q) + k) % NumSms);
-        any_req = 1'b1;
-      end
-    end
-    mem_req_valid_o = any_req;
-    mem_req_id_o = IdBits'({grant, rq_id[6*grant +: 6]});
-    mem_req_kind_o = rq_kind[2*grant +: 2];
-    mem_req_addr_o = rq_addr[32*grant +: 32];
-    mem_req_mask_o = rq_mask[16*grant +: 16];
-    mem_req_data_o = rq_data[128*grant +: 128];
-    mem_req_atom_o = rq_atom[8*grant +: 8];
-    rq_ready = '0;
-    rq_ready[grant] = any_req && mem_req_ready_i;
-    rs_valid = '0;
-    rs_valid[NumSms > 1 ? 32'(mem_resp_id_i[IdBits-1:6]) : 0] = mem_resp_valid_i;
-    mem_resp_ready_o = rs_ready[NumSms > 1 ? 32'(mem_resp_id_i[IdBits-1:6]) : 0];
-  end
+  // ---- memory arbiter (tsm_mem_arbiter.sv): the SMs share the memory port ----
+  tsm_mem_arbiter #(.NumSms(NumSms), .SmBits(SmBits), .SmIdBits(6), .IdBits(IdBits)) u_mem_arbiter (
+    .clk_i, .rst_ni,
+    .sm_req_valid_i(rq_valid), .sm_req_ready_o(rq_ready), .sm_req_id_i(rq_id), .sm_req_kind_i(rq_kind),
+    .sm_req_addr_i(rq_addr), .sm_req_mask_i(rq_mask), .sm_req_data_i(rq_data), .sm_req_atom_i(rq_atom),
+    .sm_resp_valid_o(rs_valid), .sm_resp_ready_i(rs_ready),
+    .mem_req_valid_o, .mem_req_ready_i, .mem_req_id_o, .mem_req_kind_o, .mem_req_addr_o, .mem_req_mask_o,
+    .mem_req_data_o, .mem_req_atom_o, .mem_resp_valid_i, .mem_resp_ready_o, .mem_resp_id_i
+  );
 
-  // ---- work distributor: blocks in linear order to the next SM (round robin) with room ----
-  logic [SmBits-1:0] wd_rr_q, wd_pick;
-  logic              wd_ok;
-  always_comb begin
-    wd_pick = '0;
-    wd_ok = 1'b0;
-    sm_blk_valid = '0;
-    for (int k = NumSms; k >= 1; k--) begin
-      if (sm_blk_ready[(32'(wd_rr_q) + k) % NumSms] && (32'(wd_rr_q) + k) % NumSms < active) begin
-        wd_pick = SmBits'((32'(wd_rr_q) + k) % NumSms);
-        wd_ok = 1'b1;
-      end
-    end
-    if (busy_q && !start_q && next_q < desc_q[D_TOTAL] && wd_ok) sm_blk_valid[wd_pick] = 1'b1;
-  end
+  // ---- work distributor (tsm_work_distributor.sv): blocks in linear order to the SMs with room ----
+  logic launch;     // CTRL is written: a launch starts
+  logic all_issued; // every block of the launch has been handed out
+  assign launch = mmio_valid_i && mmio_write_i && mmio_addr_i == 12'h010 && mmio_wdata_i[0] && !busy_q;
+  tsm_work_distributor #(.NumSms(NumSms), .SmBits(SmBits)) u_work_distributor (
+    .clk_i, .rst_ni, .launch_i(launch), .enable_i(busy_q && !start_q), .total_i(desc_q[D_TOTAL]),
+    .grid_x_i(desc_q[D_GRID_X]), .grid_y_i(desc_q[D_GRID_Y]), .active_i(active),
+    .blk_valid_o(sm_blk_valid), .blk_ready_i(sm_blk_ready), .blk_linear_o(next_q), .blk_ctaid_o(ctaid_q),
+    .all_issued_o(all_issued)
+  );
 
   // ---- sequential logic ----------------------------------------------------------------------------------
   logic [3:0] first_kind;
@@ -243,15 +223,14 @@ module tsm_gpu #(
       for (int i = 0; i < NumCounters; i++) ctr_q[i] <= '0;
       busy_q <= 1'b0; done_q <= 1'b0; start_q <= 1'b0; fault_q <= 1'b0; wd_q <= '0;
       fkind_q <= '0; fsm_q <= '0; fwarp_q <= '0; fpc_q <= '0; faddr_q <= '0; flane_q <= '0;
-      rvalid_q <= 1'b0; rdata_q <= '0; rr_q <= '0; wd_rr_q <= '0; next_q <= '0; ctaid_q <= '0;
+      rvalid_q <= 1'b0; rdata_q <= '0;
     end else begin
       start_q <= 1'b0;
       rvalid_q <= mmio_valid_i && !mmio_write_i;
       if (mmio_valid_i && mmio_write_i) begin
-        if (mmio_addr_i == 12'h010 && mmio_wdata_i[0] && !busy_q) begin
+        if (launch) begin
           busy_q <= 1'b1; done_q <= 1'b0; start_q <= 1'b1; fault_q <= 1'b0; wd_q <= '0;
           fkind_q <= '0; fsm_q <= '0; fwarp_q <= '0; fpc_q <= '0; faddr_q <= '0; flane_q <= '0;
-          next_q <= '0; ctaid_q <= '0;
           for (int i = 0; i < NumCounters; i++) ctr_q[i] <= '0;
         end else if (mmio_addr_i >= 12'h020 && mmio_addr_i < 12'h0C0 && !busy_q) begin
           desc_q[desc_idx] <= mmio_wdata_i;
@@ -276,21 +255,6 @@ module tsm_gpu #(
           rdata_q <= mmio_addr_i[2] ? ctr_q[(32'(mmio_addr_i) - 32'h200) >> 3][63:32]
                                     : ctr_q[(32'(mmio_addr_i) - 32'h200) >> 3][31:0];
       end
-      if (mem_req_valid_o && mem_req_ready_i) rr_q <= grant;
-      // Work distribution.
-      if (|sm_blk_valid) begin
-        wd_rr_q <= wd_pick;
-        next_q <= next_q + 32'd1;
-        if (32'(ctaid_q[15:0]) + 1 < desc_q[D_GRID_X]) ctaid_q[15:0] <= ctaid_q[15:0] + 16'd1;
-        else begin
-          ctaid_q[15:0] <= '0;
-          if (32'(ctaid_q[31:16]) + 1 < desc_q[D_GRID_Y]) ctaid_q[31:16] <= ctaid_q[31:16] + 16'd1;
-          else begin
-            ctaid_q[31:16] <= '0;
-            ctaid_q[47:32] <= ctaid_q[47:32] + 16'd1;
-          end
-        end
-      end
       if (busy_q && !start_q) begin
         wd_q <= wd_q + 32'd1;
         ctr_q[0] <= ctr_q[0] + 64'd1;
@@ -310,7 +274,7 @@ module tsm_gpu #(
           fsm_q <= 32'hFFFF_FFFF; fwarp_q <= 32'hFFFF_FFFF; fpc_q <= 32'hFFFF_FFFF; faddr_q <= '0; flane_q <= 32'hFFFF_FFFF;
         end
         if (fault_q) busy_q <= 1'b0;  // outstanding requests drain on their own
-        if (!fault_q && next_q >= desc_q[D_TOTAL] && &sm_idle && !(|sm_blk_valid)) begin
+        if (!fault_q && all_issued && &sm_idle && !(|sm_blk_valid)) begin
           busy_q <= 1'b0;
           done_q <= 1'b1;
         end
