@@ -1,8 +1,11 @@
-// One streaming multiprocessor: warp table and round-robin scheduler, instruction and constant
-// caches, decode from tsm_isa_pkg, register file, SP lanes, SFUs, reconvergence stacks, barriers,
-// shared memory and the load/store unit, with a commit port for lockstep. Theory of operation:
-// docs/sm-rtl.md (the "engine" of §2.0 is the state machine below; loads complete in the
-// response processor beside it).
+// One streaming multiprocessor: warp table, instruction and constant caches, decode from
+// tsm_isa_pkg, SP back end, reconvergence stacks, barriers, shared memory and the load/store unit,
+// with a commit port for lockstep; and the units it instantiates: the warp scheduler
+// (tsm_warp_sched), the register file (tsm_regfile), the SP lanes (tsm_sp_group), the SFU pipe
+// (tsm_sfu_pipe), the DP unit (tsm_dp), the bank scheduler (tsm_smem_sched) and the outgoing
+// request queue (tsm_fifo). Theory of operation: docs/sm-rtl.md (the "engine" of §2.0 is the state
+// machine below; loads complete in the response processor beside it; §2 lists the units still to
+// come out of this file).
 module tsm_sm #(
   /// Directory of the SFU ROM images, with a trailing '/'.
   parameter HexDir = "",
@@ -701,26 +704,13 @@ module tsm_sm #(
   logic [15:0]       rq_mask;
   logic [127:0]      rq_data;
   logic [7:0]        rq_atom;
-  logic              rq_room;
-  logic [1:0]        rq_cnt_q;
-  logic [IdBits+2+32+16+128+8-1:0] rq0_q, rq1_q;
-  logic              rq_head_q;
-  assign rq_room = rq_cnt_q != 2'd2;
-  assign {mem_req_id_o, mem_req_kind_o, mem_req_addr_o, mem_req_mask_o, mem_req_data_o, mem_req_atom_o} = rq_head_q ? rq1_q : rq0_q;
-  assign mem_req_valid_o = rq_cnt_q != 2'd0;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      rq_cnt_q <= '0;
-      rq_head_q <= 1'b0;
-      rq0_q <= '0;
-      rq1_q <= '0;
-    end else begin
-      if (rq_valid && rq_room && !(rq_head_q ^ rq_cnt_q[0])) rq0_q <= {rq_id, rq_kind, rq_addr, rq_mask, rq_data, rq_atom};
-      if (rq_valid && rq_room && (rq_head_q ^ rq_cnt_q[0])) rq1_q <= {rq_id, rq_kind, rq_addr, rq_mask, rq_data, rq_atom};
-      if (mem_req_valid_o && mem_req_ready_i) rq_head_q <= ~rq_head_q;
-      rq_cnt_q <= rq_cnt_q + 2'(rq_valid && rq_room) - 2'(mem_req_valid_o && mem_req_ready_i);
-    end
-  end
+  logic              rq_room;           // the queue has room for it
+  tsm_fifo #(.Width(IdBits + 2 + 32 + 16 + 128 + 8), .Depth(2)) u_request_queue (
+    .clk_i, .rst_ni,
+    .push_valid_i(rq_valid), .push_ready_o(rq_room), .push_data_i({rq_id, rq_kind, rq_addr, rq_mask, rq_data, rq_atom}),
+    .pop_valid_o(mem_req_valid_o), .pop_ready_i(mem_req_ready_i),
+    .pop_data_o({mem_req_id_o, mem_req_kind_o, mem_req_addr_o, mem_req_mask_o, mem_req_data_o, mem_req_atom_o})
+  );
   assign mem_resp_ready_o = 1'b1;  // responses land in rm_mem / the caches; there is always room
   assign blk_ready_o = running_q && !pl_pend_q && (resident_q < blocks_per_sm_i) && !flt_q && !stop_i;
 
