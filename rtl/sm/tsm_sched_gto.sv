@@ -17,7 +17,7 @@ module tsm_sched_gto #(
   input  logic [WarpBits-1:0] last_i,
   /// The engine holds the last warp this clock (it is no candidate now, but may be one a clock later).
   input  logic                last_held_i,
-  /// Bit Warps*i + j: warp i became resident before warp j.
+  /// Row i (bits Warps*i +: Warps): the warps that became resident before warp i.
   input  logic [Warps*Warps-1:0] older_i,
   /// A warp is chosen.
   output logic                choice_valid_o,
@@ -32,17 +32,15 @@ module tsm_sched_gto #(
     logic [Warps-1:0] oldest;  // candidates no other candidate is older than
     choice_valid_o = 1'b0;
     choice_warp_o = '0;
-    for (int i = 0; i < Warps; i++) begin
-      oldest[i] = candidate_i[i];
-      for (int j = 0; j < Warps; j++)
-        if (j != i && candidate_i[j] && older_i[Warps*j + i]) oldest[i] = 1'b0;
-    end
+    // Whole rows at a time: row i of older_i is the set of warps older than warp i.
+    for (int i = 0; i < Warps; i++) oldest[i] = candidate_i[i] && (candidate_i & older_i[Warps*i +: Warps]) == '0;
 `ifdef TSM_MUTANTS
+    // The youngest instead: no other candidate is younger (warp i is in no candidate's row).
     if (`TSM_MUT(14)) begin
       for (int m = 0; m < Warps; m++) begin
         oldest[m] = candidate_i[m];
         for (int j = 0; j < Warps; j++)
-          if (j != m && candidate_i[j] && older_i[Warps*m + j]) oldest[m] = 1'b0;
+          if (j != m && candidate_i[j] && older_i[Warps*j + m]) oldest[m] = 1'b0;
       end
     end
 `endif

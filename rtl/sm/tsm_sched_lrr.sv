@@ -14,7 +14,7 @@ module tsm_sched_lrr #(
   input  logic [WarpBits-1:0] last_i,
   /// The engine holds the last warp this clock (it is no candidate now, but may be one a clock later).
   input  logic                last_held_i,
-  /// Bit Warps*i + j: warp i became resident before warp j (its age; unused by this policy).
+  /// Row i (bits Warps*i +: Warps): the warps that became resident before warp i (unused here).
   input  logic [Warps*Warps-1:0] older_i,
   /// A warp is chosen.
   output logic                choice_valid_o,

@@ -38,8 +38,9 @@ module tsm_warp_sched #(
   localparam logic [3:0] PolicyGto = 4'd1;
 
   logic [WarpBits-1:0]    last_q, last_d;     // the warp chosen last
-  logic [Warps*Warps-1:0] older_q, older_d;   // bit Warps*i + j: warp i became resident before warp j
+  logic [Warps*Warps-1:0] older_q, older_d;   // row i (bits Warps*i +: Warps): the warps resident before warp i
   logic [Warps-1:0]       candidate;
+  logic [Warps-1:0]       placed;             // the warp placed, one-hot
   logic                   last_held;
 
   always_comb begin
@@ -65,12 +66,15 @@ module tsm_warp_sched #(
   always_comb begin
     last_d = take_i ? choice_warp_o : last_q;
     older_d = older_q;
+    placed = '0;
+    placed[place_warp_i] = 1'b1;
     if (place_i)
-      for (int i = 0; i < Warps; i++)
-        for (int j = 0; j < Warps; j++) begin
-          if (32'(place_warp_i) == i) older_d[Warps*i + j] = 1'b0;       // younger than every warp
-          else if (32'(place_warp_i) == j) older_d[Warps*i + j] = 1'b1;  // every other warp is older
-        end
+      for (int i = 0; i < Warps; i++) begin
+        // The placed warp is younger than every other (its row: all of them), and older than none
+        // (it leaves every other row).
+        if (32'(place_warp_i) == i) older_d[Warps*i +: Warps] = ~placed;
+        else older_d[Warps*i +: Warps] = older_q[Warps*i +: Warps] & ~placed;
+      end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
