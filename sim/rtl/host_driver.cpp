@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "isa/isa.hpp"
 #include "rtl/gpu_pins.hpp"
@@ -28,14 +27,6 @@ std::string tag_name(uint64_t tag) {
 uint32_t round_up(uint64_t bytes, uint32_t unit) { return static_cast<uint32_t>((bytes + unit - 1) / unit * unit); }
 
 }  // namespace
-
-std::optional<uint32_t> sched_policy_value(std::string_view name) {
-  for (uint32_t i = 0; i < kSchedPolicyNames.size(); ++i)
-    if (name == kSchedPolicyNames[i]) return i;
-  return std::nullopt;
-}
-
-std::string sched_policy_list() { return fmt::format("{}", fmt::join(kSchedPolicyNames, ", ")); }
 
 void HostDriver::identify(GpuLink& link, unsigned num_sms) const {
   const uint32_t id = link.mmio_read(mmio::kId);

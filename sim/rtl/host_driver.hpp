@@ -38,9 +38,18 @@ inline constexpr uint32_t kStatusBusy = 1, kStatusDone = 2, kStatusFault = 4;
 /// names --sched takes.
 inline constexpr std::array<const char*, 2> kSchedPolicyNames{"lrr", "gto"};
 /// The SCHED_POLICY value of a policy name, or nullopt for an unknown one.
-std::optional<uint32_t> sched_policy_value(std::string_view name);
-/// "lrr, gto": the names, for help texts and messages.
-std::string sched_policy_list();
+inline std::optional<uint32_t> sched_policy_value(std::string_view name) {
+  for (uint32_t i = 0; i < kSchedPolicyNames.size(); ++i)
+    if (name == kSchedPolicyNames[i]) return i;
+  return std::nullopt;
+}
+/// "lrr, gto": the names, for help texts and messages (inline: the option parsers use it without
+/// linking the driver).
+inline std::string sched_policy_list() {
+  std::string list;
+  for (const char* name : kSchedPolicyNames) list += (list.empty() ? "" : ", ") + std::string(name);
+  return list;
+}
 
 /// The GPU's performance counters (COUNTER[k], docs/sm-rtl.md §4), summed over the SMs.
 inline constexpr unsigned kNumCounters = 12;
