@@ -79,6 +79,7 @@ KEEP_HIERARCHY = [
     ("tsm_sfu_pipe", "SFU pipe: operand and result buffers, the feed"),
     ("tsm_dp", "double-precision unit"),
     ("tsm_regfile", "register file banks"),
+    ("tsm_smem", "shared memory: the banks"),
     ("tsm_smem_sched", "shared-memory bank scheduler"),
     ("tsm_warp_sched", "warp scheduler: warp ages, the policies"),
     ("tsm_sm", "rest of the SM: issue, warp state, load/store, control"),

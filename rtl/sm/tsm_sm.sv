@@ -2,8 +2,8 @@
 // tsm_isa_pkg, SP back end, reconvergence stacks, barriers, shared memory and the load/store unit,
 // with a commit port for lockstep; and the units it instantiates: the warp scheduler
 // (tsm_warp_sched), the register file (tsm_regfile), the SP lanes (tsm_sp_group), the SFU pipe
-// (tsm_sfu_pipe), the DP unit (tsm_dp), the bank scheduler (tsm_smem_sched) and the outgoing
-// request queue (tsm_fifo). Theory of operation: docs/sm-rtl.md (the "engine" of §2.0 is the state
+// (tsm_sfu_pipe), the DP unit (tsm_dp), the shared memory's banks and bank scheduling (tsm_smem)
+// and the outgoing request queue (tsm_fifo). Theory of operation: docs/sm-rtl.md (the "engine" of §2.0 is the state
 // machine below; loads complete in the response processor beside it; §2 lists the units still to
 // come out of this file).
 module tsm_sm #(
@@ -646,12 +646,9 @@ module tsm_sm #(
     .nan_i(1'b0), .valid_o(as_unused_v1), .pred_o(as_unused_p), .min_o(as_fmin), .max_o(as_fmax)
   );
 
-  // Shared-memory bank scheduling of the half-warp in flight.
+  // The shared memory (tsm_smem: the banks and the bank scheduling of the half-warp in flight).
   logic [15:0]          sh_pend, sh_serve;
   logic [16*(SAW-2)-1:0] sh_waddr;
-  tsm_smem_sched #(.Lanes(16), .Banks(SB), .AddrBits(SAW - 2)) u_sched (
-    .pending_i(sh_pend), .addr_i(sh_waddr), .serve_o(sh_serve)
-  );
 
   // ---- memories ---------------------------------------------------------------------------------------
   tsm_regfile #(.Lanes(L), .Rows(tsm_cfg_pkg::RegsPerLane), .AddrBits(RA)) u_rf (
@@ -683,18 +680,10 @@ module tsm_sm #(
   logic unused_ic_re;
   assign unused_ic_re = ic_re;
 
-  for (genvar j = 0; j < SB; j++) begin : g_bank
-    logic [31:0] mem [tsm_cfg_pkg::SharedWordsPerBank];
-    logic [31:0] rdata_q;
-    always_ff @(posedge clk_i) begin
-      if (sh_we[j] && sh_be[4*j + 0]) mem[sh_addr[SRW*j +: SRW]][7:0] <= sh_wdata[32*j + 0 +: 8];
-      if (sh_we[j] && sh_be[4*j + 1]) mem[sh_addr[SRW*j +: SRW]][15:8] <= sh_wdata[32*j + 8 +: 8];
-      if (sh_we[j] && sh_be[4*j + 2]) mem[sh_addr[SRW*j +: SRW]][23:16] <= sh_wdata[32*j + 16 +: 8];
-      if (sh_we[j] && sh_be[4*j + 3]) mem[sh_addr[SRW*j +: SRW]][31:24] <= sh_wdata[32*j + 24 +: 8];
-      rdata_q <= mem[sh_addr[SRW*j +: SRW]];
-    end
-    assign sh_rdata[32*j +: 32] = rdata_q;
-  end
+  tsm_smem #(.Banks(SB), .Words(tsm_cfg_pkg::SharedWordsPerBank), .RowBits(SRW), .WordBits(SAW - 2)) u_smem (
+    .clk_i, .we_i(sh_we), .be_i(sh_be), .addr_i(sh_addr), .wdata_i(sh_wdata), .rdata_o(sh_rdata),
+    .pending_i(sh_pend), .lane_addr_i(sh_waddr), .serve_o(sh_serve)
+  );
 
   // ---- outgoing memory requests: a two-entry queue, so the engine never waits on mem_req_ready_i ----
   logic              rq_valid;          // the engine pushes a request this cycle
