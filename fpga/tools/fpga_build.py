@@ -82,6 +82,7 @@ KEEP_HIERARCHY = [
     ("tsm_smem", "shared memory: the banks"),
     ("tsm_smem_sched", "shared-memory bank scheduler"),
     ("tsm_warp_sched", "warp scheduler: warp ages, the policies"),
+    ("tsm_barrier", "barrier unit: the blocks' barrier records, release rules"),
     ("tsm_sm", "rest of the SM: issue, warp state, load/store, control"),
     ("tsm_work_distributor", "work distributor: blocks to the SMs"),
     ("tsm_mem_arbiter", "memory arbiter: the SMs' requests onto one port"),

@@ -348,9 +348,9 @@ module tsm_sm #(
   logic              stk_we;
   logic [$clog2(W*SD)-1:0] stk_addr;
   logic [65:0]       stk_wdata, stk_rdata;
-  logic              bar_we;
-  logic [$clog2(NB*16)-1:0] bar_addr;
-  logic [31:0]       bar_wdata, bar_rdata;
+  logic [BW-1:0]     bar_block;          // the barrier unit's record port
+  logic [3:0]        bar_id;
+  logic              bar_clear, bar_arrive;
   logic [SB-1:0]     sh_we;
   logic [SB*4-1:0]   sh_be;
   logic [SB*SRW-1:0] sh_addr;
@@ -660,7 +660,6 @@ module tsm_sm #(
   logic [28:0]  cc_tag_mem [CcLines];
   logic [127:0] rm_mem [64];
   logic [65:0]  stk_mem [W*SD];
-  logic [31:0]  bar_mem [NB*16];
   logic         resp_fill_ic, resp_fill_cc, resp_fill_rm;
   logic [$clog2(IcLines*IcChunks)-1:0] ic_waddr;
   always_ff @(posedge clk_i) begin
@@ -674,8 +673,6 @@ module tsm_sm #(
     rm_rdata <= rm_mem[rm_raddr];
     if (stk_we) stk_mem[stk_addr] <= stk_wdata;
     stk_rdata <= stk_mem[stk_addr];
-    if (bar_we) bar_mem[bar_addr] <= bar_wdata;
-    bar_rdata <= bar_mem[bar_addr];
   end
   logic unused_ic_re;
   assign unused_ic_re = ic_re;
@@ -1668,44 +1665,21 @@ module tsm_sm #(
     end
   end
 
-  // ---- barriers: the arrival of the current warp (E_BAR_UPD) and, after a warp exits, whether the
-  // barrier being checked is complete (E_FIN_BAR_CHK). Record: {any, nall, popc, redop, count, arrived} ----
-  logic [31:0] bu_wdata, bu_val, fb_val;
+  // ---- barrier unit (rtl/sm/tsm_barrier.sv, docs/sm-rtl.md §2.8): the records of the blocks'
+  // barriers; the arrival of the current warp (E_BAR_RD reads, E_BAR_UPD arrives) and, after a warp
+  // exits, whether the barrier being checked is complete (E_FIN_BAR reads, E_FIN_BAR_CHK) ----
+  logic [31:0] bar_votes, bu_val, fb_val;
+  logic [5:0]  bu_count;
   logic        bu_rel, fb_rel;
-  always_comb begin
-    logic [5:0]  arrived;
-    logic [11:0] count;
-    logic [1:0]  redop;
-    logic [9:0]  popc;
-    logic        nall, any;
-    logic [31:0] pv, expected;
-    {any, nall, popc, redop, count, arrived} = bar_rdata;
-    if (arrived == '0) begin
-      count = bcount_w;
-      redop = (op == tsm_isa_pkg::OP_BRED) ? redop_w : tsm_isa_pkg::REDOP_POPC;
-    end
-    arrived = arrived + 6'd1;
-    pv = '0;
-    for (int l = 0; l < 32; l++)
-      pv[l] = cexec_q[l] && (wp_s[l] ^ psn_w);
-    if (op == tsm_isa_pkg::OP_BRED) begin
-      popc = popc + 10'(popc32(pv));
-      nall = nall | (pv != cexec_q);
-      any = any | (pv != '0);
-    end
-    bu_wdata = {any, nall, popc, redop, count, arrived};
-    expected = (count != '0) ? (32'(count) + 32'd31) / 32'd32 : 32'(b_unfin_q[5*blk_c +: 5]);
-    bu_rel = 32'(arrived) >= expected;
-`ifdef TSM_MUTANTS
-    if (`TSM_MUT(8)) bu_rel = 32'(arrived) + 32'd1 >= expected;
-`endif
-    bu_val = (redop == tsm_isa_pkg::REDOP_POPC) ? 32'(popc) : (redop == tsm_isa_pkg::REDOP_AND) ? 32'(!nall) : 32'(any);
-
-    {any, nall, popc, redop, count, arrived} = bar_rdata;
-    expected = (count != '0) ? (32'(count) + 32'd31) / 32'd32 : 32'(b_unfin_q[5*rel_blk_q +: 5]);
-    fb_rel = arrived != '0 && 32'(arrived) >= expected;
-    fb_val = (redop == tsm_isa_pkg::REDOP_POPC) ? 32'(popc) : (redop == tsm_isa_pkg::REDOP_AND) ? 32'(!nall) : 32'(any);
-  end
+  always_comb
+    for (int l = 0; l < 32; l++) bar_votes[l] = cexec_q[l] && (wp_s[l] ^ psn_w);
+  tsm_barrier #(.Blocks(NB), .BlockBits(BW)) u_barrier (
+    .clk_i, .block_i(bar_block), .barrier_i(bar_id), .clear_i(bar_clear), .arrive_i(bar_arrive),
+    .arrive_reduce_i(op == tsm_isa_pkg::OP_BRED), .arrive_redop_i(redop_w), .arrive_count_i(bcount_w),
+    .arrive_lanes_i(cexec_q), .arrive_votes_i(bar_votes), .arrive_unfinished_i(b_unfin_q[5*blk_c +: 5]),
+    .arrive_release_o(bu_rel), .arrive_value_o(bu_val), .arrive_count_o(bu_count),
+    .check_unfinished_i(b_unfin_q[5*rel_blk_q +: 5]), .check_release_o(fb_rel), .check_value_o(fb_val)
+  );
 
   // ---- a barrier's release: the warp slot being looked at (E_REL) and its reduction result (E_REL_WB) ----
   logic          rel_match, rel_bred;
@@ -1904,7 +1878,7 @@ module tsm_sm #(
     // ---- default port values ----
     rf_raddr = '0; rf_we = '0; rf_waddr = '0; rf_wdata = '0;
     ic_re = 1'b0; ic_raddr = '0; cc_raddr = '0; cc_twe = 1'b0; cc_twdata = '0; rm_raddr = pid_q;
-    stk_we = 1'b0; stk_addr = '0; stk_wdata = '0; bar_we = 1'b0; bar_addr = '0; bar_wdata = '0;
+    stk_we = 1'b0; stk_addr = '0; stk_wdata = '0; bar_block = '0; bar_id = '0; bar_clear = 1'b0; bar_arrive = 1'b0;
     sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0;
     rq_valid = 1'b0; rq_id = '0; rq_kind = 2'd0; rq_addr = '0;
     rq_mask = '0; rq_data = '0; rq_atom = '0;
@@ -2068,8 +2042,9 @@ module tsm_sm #(
           sh_addr = {SB{SRW'((32'(b_sbase_q[SAW*rel_blk_q +: SAW]) / 32'(SB*4)) + cnt_q)}};
         end
         if (cnt_q < 32'd16) begin
-          bar_we = 1'b1;
-          bar_addr = ($clog2(NB*16))'(32'(rel_blk_q) * 16 + cnt_q);
+          bar_clear = 1'b1;
+          bar_block = rel_blk_q;
+          bar_id = cnt_q[3:0];
         end
         cnt_d = cnt_q + 32'd1;
         if (cnt_q + 32'd1 >= warps_i * regs_i * G && cnt_q + 32'd1 >= ((shared_i + 32'(SB*4 - 1)) / 32'(SB*4)) &&
@@ -2643,7 +2618,8 @@ module tsm_sm #(
 
       // ---- barriers ----
       E_BAR_RD: begin
-        bar_addr = ($clog2(NB*16))'(32'(blk_c) * 16 + 32'(barid_w));
+        bar_block = blk_c;
+        bar_id = barid_w;
         if (cexec_q == '0) st_d = E_RET;
         else if (cexec_q != act_c || act_c != live_c) begin
           flt_kind_d = F_DIVBAR; ef_src = EF_PLAIN;
@@ -2654,7 +2630,7 @@ module tsm_sm #(
         end else st_d = E_BAR_UPD;
       end
       E_BAR_UPD: begin
-        // The arrival itself: the barrier block above (bu_wdata, bu_rel, bu_val).
+        // The arrival itself: the barrier unit (bu_rel, bu_val).
         if (op == tsm_isa_pkg::OP_BRED) begin
           for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_bred_d[i_];
           for (i_ = 0; i_ < W; i_++) w_bred_rd_d[8*i_ +: 8] = (i_ == 32'(cw_q)) ? f_rd : w_bred_rd_d[8*i_ +: 8];
@@ -2665,9 +2641,9 @@ module tsm_sm #(
           for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_wait_d[i_];
           for (i_ = 0; i_ < W; i_++) w_bar_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? barid_w : w_bar_d[4*i_ +: 4];
         end
-        bar_we = 1'b1;
-        bar_addr = ($clog2(NB*16))'(32'(blk_c) * 16 + 32'(barid_w));
-        bar_wdata = bu_wdata;
+        bar_arrive = 1'b1;
+        bar_block = blk_c;
+        bar_id = barid_w;
         if (bu_rel) begin
           rel_pend_d = 1'b1;
           rel_blk_d = blk_c;
@@ -2687,9 +2663,9 @@ module tsm_sm #(
         end
         if (st_d == E_REL) begin
           if (32'(rel_w_q) + 1 == W) begin
-            bar_we = 1'b1;
-            bar_addr = ($clog2(NB*16))'(32'(rel_blk_q) * 16 + 32'(rel_id_q));
-            bar_wdata = '0;
+            bar_clear = 1'b1;
+            bar_block = rel_blk_q;
+            bar_id = rel_id_q;
             rel_pend_d = 1'b0;
             if (fin_q) begin
               fin_id_d = fin_id_q + 5'd1;
@@ -2952,7 +2928,8 @@ module tsm_sm #(
         end
       end
       E_FIN_BAR: begin
-        bar_addr = ($clog2(NB*16))'(32'(rel_blk_q) * 16 + 32'(fin_id_q[3:0]));
+        bar_block = rel_blk_q;
+        bar_id = fin_id_q[3:0];
         st_d = E_FIN_BAR_CHK;
       end
       E_FIN_BAR_CHK: begin
@@ -3238,7 +3215,7 @@ module tsm_sm #(
   assign dbg_stall_fetch = perf_o[6];
   assign dbg_bar_arrive = st_q == E_BAR_UPD;
   assign dbg_bar_id = barid_w;
-  assign dbg_bar_count = bu_wdata[5:0];
+  assign dbg_bar_count = bu_count;
   assign dbg_bar_release = st_q == E_BAR_UPD && bu_rel;
   assign dbg_bank_conflict = perf_o[8];
   assign dbg_mem_inflight = 6'($countones(id_busy_q));
