@@ -1458,43 +1458,19 @@ module tsm_sm #(
   logic [32*4-1:0] gl_off;           // each lane's offset in its line, kept by the load slot
   logic         gl_local, gl_global;
   always_comb begin
-    logic [5:0]       p;
-    logic [31:0]      pa, qa;
-    logic [15:0]      be, taken;
-    logic [32*16-1:0] hbe;  // the bytes of the line each lane in it writes
+    logic [5:0] p;
     p = ctz_pend;
-    pa = ba_word + ((lsp_q[2*p +: 2] == SP_LOCAL) ? kofs_loc : kofs_glb);  // lane_ea of lane p
-    gl_line = pa & ~32'hF;
     gl_local = lsp_q[2*p +: 2] == SP_LOCAL;
     gl_global = lsp_q[2*p +: 2] == SP_GLOBAL;
-    gl_match = '0;
-    gl_mask = '0;
-    gl_data = '0;
-    hbe = '0;
-    for (int q = 0; q < 32; q++) begin
-      qa = lane_ea[32*q +: 32];
-      be = (nbytes == 5'd1 ? 16'h0001 : nbytes == 5'd2 ? 16'h0003 : 16'h000F) << qa[3:0];
-`ifdef TSM_MUTANTS
-      if (`TSM_MUT(9) && is_store && nbytes < 5'd4) be = 16'h000F << {qa[3:2], 2'b00};
-`endif
-      if (lpend_q[q] && (qa & ~32'hF) == gl_line) begin
-        gl_match[q] = 1'b1;
-        gl_mask = gl_mask | be;
-        hbe[16*q +: 16] = be;
-      end
-      gl_off[4*q +: 4] = buf_a_q[32*q +: 4];
-    end
-    // Byte bb of the line comes from the highest lane that writes it. Accesses are aligned (E_LS_AG)
-    // and the store data replicated to fill its word, so that is byte bb % 4 of the lane's buffer
-    // word. Each lane's byte is masked by "no higher lane writes it" and the masked bytes are ORed:
-    // an OR tree per bit rather than a chain of 32 multiplexers.
-    taken = '0;
-    for (int q = 31; q >= 0; q--) begin
-      for (int bb = 0; bb < 16; bb++)
-        if (hbe[16*q + bb] && !taken[bb]) gl_data[8*bb +: 8] = gl_data[8*bb +: 8] | buf_b_q[32*q + 8*(bb % 4) +: 8];
-      taken = taken | hbe[16*q +: 16];
-    end
+    for (int q = 0; q < 32; q++) gl_off[4*q +: 4] = buf_a_q[32*q +: 4];
   end
+  // The line coalescer (rtl/sm/tsm_coalescer.sv): the lowest pending lane's address is lane_ea of
+  // lane ctz_pend, from the shared read of lane buffer A.
+  tsm_coalescer u_coalescer (
+    .pending_i(lpend_q), .lane_addr_i(lane_ea), .first_addr_i(ba_word + (gl_local ? kofs_loc : kofs_glb)),
+    .bytes_i(nbytes), .store_i(is_store), .store_data_i(buf_b_q),
+    .line_o(gl_line), .lanes_o(gl_match), .byte_mask_o(gl_mask), .data_o(gl_data)
+  );
 
   // ---- the transactions counter (docs/sm-rtl.md §4): the segment transactions a compute
   // capability 1.2 GPU would make for this word of a global or local load or store. Per half-warp,
@@ -2783,7 +2759,7 @@ module tsm_sm #(
           rq_kind = is_store ? 2'd1 : 2'd0;
           rq_addr = gl_line;
           rq_mask = gl_mask;  // reads name the bytes they need too, so the memory can check them
-          rq_data = is_store ? gl_data : 128'd0;
+          rq_data = gl_data;  // zero for a load
           if (free_id_ok && rq_room) begin
             ida_we = 1'b1; ida_store = is_store; ida_slot = 3'(cslot_q); ida_k = 2'(k_q); ida_lanes = gl_match;
             ida_addr = gl_line; ida_loc = gl_local; ida_warp = cw_q;
