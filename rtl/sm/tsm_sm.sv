@@ -1114,82 +1114,28 @@ module tsm_sm #(
     end
   end
 
-  // ---- S2R: special registers of the row's lanes (thread coordinates by walking) ----
+  // ---- warp ops (rtl/sm/tsm_warp_ops.sv, docs/sm-rtl.md §2.10): S2R's special registers of the
+  // row's lanes, VOTE's ballot and result, SHFL's source lanes; the operands are read here ----
   logic [L*32-1:0] s2r_data;
   logic [3*DW-1:0] s2r_walk;
-  always_comb begin
-    logic [31:0] sv;
-    logic [31:0] x, y, z;
-    logic [5:0] lane;
-    x = walk_x; y = walk_y; z = walk_z;
-    for (int l = 0; l < L; l++) begin
-      lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
-      unique case (sreg_w)
-        tsm_isa_pkg::SREG_LANEID: sv = 32'(lane);
-        tsm_isa_pkg::SREG_CLOCK: sv = sclk_q[31:0];
-        tsm_isa_pkg::SREG_CLOCK_HI: sv = sclk_q[63:32];
-        tsm_isa_pkg::SREG_WARPID: sv = 32'(cw_q);
-        tsm_isa_pkg::SREG_NWARPID: sv = W;
-        tsm_isa_pkg::SREG_SMID: sv = sm_id_i;
-        tsm_isa_pkg::SREG_NSMID: sv = num_sms_i;
-        tsm_isa_pkg::SREG_TID_X: sv = x;
-        tsm_isa_pkg::SREG_TID_Y: sv = y;
-        tsm_isa_pkg::SREG_TID_Z: sv = z;
-        tsm_isa_pkg::SREG_NTID_X: sv = block_x_i;
-        tsm_isa_pkg::SREG_NTID_Y: sv = block_y_i;
-        tsm_isa_pkg::SREG_NTID_Z: sv = block_z_i;
-        tsm_isa_pkg::SREG_CTAID_X: sv = {16'd0, b_ctaid_q[48*blk_c +: 16]};
-        tsm_isa_pkg::SREG_CTAID_Y: sv = {16'd0, b_ctaid_q[48*blk_c + 16 +: 16]};
-        tsm_isa_pkg::SREG_CTAID_Z: sv = {16'd0, b_ctaid_q[48*blk_c + 32 +: 16]};
-        tsm_isa_pkg::SREG_NCTAID_X: sv = grid_x_i;
-        tsm_isa_pkg::SREG_NCTAID_Y: sv = grid_y_i;
-        tsm_isa_pkg::SREG_NCTAID_Z: sv = grid_z_i;
-        tsm_isa_pkg::SREG_LANEMASK_EQ: sv = 32'd1 << lane;
-        tsm_isa_pkg::SREG_LANEMASK_LT: sv = (32'd1 << lane) - 32'd1;
-        tsm_isa_pkg::SREG_LANEMASK_LE: sv = lane == 6'd31 ? 32'hFFFF_FFFF : (32'd2 << lane) - 32'd1;
-        tsm_isa_pkg::SREG_LANEMASK_GT: sv = lane == 6'd31 ? 32'd0 : ~((32'd2 << lane) - 32'd1);
-        default: sv = ~((32'd1 << lane) - 32'd1);  // LANEMASK_GE
-      endcase
-      s2r_data[32*l +: 32] = sv;
-      // Next thread.
-      if (x + 32'd1 < block_x_i) x = x + 32'd1;
-      else begin
-        x = '0;
-        if (y + 32'd1 < block_y_i) y = y + 32'd1;
-        else begin y = '0; z = z + 32'd1; end
-      end
-    end
-    s2r_walk = {DW'(z), DW'(y), DW'(x)};
-  end
-
-  // ---- VOTE: operand B of the first executing lane, the ballot, the result ----
-  logic [31:0] vote_mem, vote_bal;
-  logic        vote_res;
+  logic [31:0]     vote_mem, vote_bal, vote_pred;
+  logic            vote_res;
+  logic [L*32-1:0] shfl_rowa, shfl_rowb, shfl_rowc;  // the row's A, B and C (E_SHFL_CAP)
+  logic [L*32-1:0] shfl_data;
+  logic [L*5-1:0]  shfl_src;                         // each lane's source lane
+  logic [L-1:0]    shfl_ok;
+  // VOTE's membership mask: operand B of the first executing lane.
   always_comb begin
     logic [31:0] b;
     b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(ctz_exec) % L) +: 32];
     if (b_const_w) b = bconst_q;
     if (b_imm_w) b = imm_b;
     vote_mem = cexec_q & b;
-    vote_bal = '0;
-    for (int l = 0; l < 32; l++)
-      vote_bal[l] = vote_mem[l] && (wp_s[l] ^ psn_w);
-    unique case (vote_w)
-      tsm_isa_pkg::VOTE_ALL: vote_res = vote_bal == vote_mem;
-      tsm_isa_pkg::VOTE_ANY: vote_res = vote_bal != 32'd0;
-      default:               vote_res = vote_bal == 32'd0 || vote_bal == vote_mem;
-    endcase
+    for (int l = 0; l < 32; l++) vote_pred[l] = wp_s[l] ^ psn_w;
   end
-
-  // ---- SHFL: every lane's A, B and C gathered row by row (E_SHFL_CAP), then each lane's source ----
-  logic [L*32-1:0]  shfl_rowa, shfl_rowb, shfl_rowc;  // the row's A, B and C (E_SHFL_CAP)
-  logic [L*32-1:0]  shfl_data;
-  logic [L*5-1:0]   shfl_src;                       // each lane's source lane
-  logic [L-1:0]     shfl_ok;
+  // SHFL's operands, row by row.
   always_comb begin
     logic [31:0] b;
-    logic [5:0]  lane, bv, j, maxl, minl, segm, clampv;
-    logic        ok;
     for (int l = 0; l < L; l++) begin
       b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
       if (b_const_w) b = bconst_q;
@@ -1198,29 +1144,17 @@ module tsm_sm #(
       shfl_rowb[32*l +: 32] = b;
       shfl_rowc[32*l +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
     end
-    for (int l = 0; l < L; l++) begin
-      lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
-      bv = {1'b0, grow_b[32*l +: 5]};
-      clampv = {1'b0, grow_c[32*l +: 5]};
-      segm = {1'b0, grow_c[32*l + 8 +: 5]};
-      maxl = (lane & segm) | (clampv & ~segm);
-      minl = lane & segm;
-      j = lane;
-      ok = 1'b0;
-      unique case (shfl_w)
-        tsm_isa_pkg::SHFL_UP: begin
-          ok = {1'b0, lane} >= {1'b0, bv} + {1'b0, maxl};
-          j = lane - bv;
-        end
-        tsm_isa_pkg::SHFL_DOWN: begin j = lane + bv; ok = j <= maxl; end
-        tsm_isa_pkg::SHFL_BFLY: begin j = lane ^ bv; ok = j <= maxl; end
-        default: begin j = minl | (bv & ~segm); ok = j <= maxl; end
-      endcase
-      if (!ok) j = lane;
-      shfl_ok[l] = ok;
-      shfl_src[5*l +: 5] = j[4:0];
-    end
   end
+  tsm_warp_ops #(.Lanes(L), .RowBits(GroupBits), .Warps(W), .WarpBits(WW), .DimBits(DW)) u_warp_ops (
+    .row_i(g_q[GroupBits-1:0]),
+    .s2r_register_i(sreg_w), .s2r_thread_i(walk_q), .s2r_clock_i(sclk_q), .s2r_warp_i(cw_q),
+    .s2r_sm_i(sm_id_i), .s2r_sms_i(num_sms_i), .s2r_block_dim_i({block_z_i, block_y_i, block_x_i}),
+    .s2r_block_index_i(b_ctaid_q[48*blk_c +: 48]), .s2r_grid_dim_i({grid_z_i, grid_y_i, grid_x_i}),
+    .s2r_data_o(s2r_data), .s2r_next_thread_o(s2r_walk),
+    .vote_mode_i(vote_w), .vote_lanes_i(vote_mem), .vote_predicates_i(vote_pred),
+    .vote_ballot_o(vote_bal), .vote_result_o(vote_res),
+    .shfl_mode_i(shfl_w), .shfl_b_i(grow_b), .shfl_c_i(grow_c), .shfl_source_o(shfl_src), .shfl_in_range_o(shfl_ok)
+  );
 
   // Lane buffer A's shared read port: the lowest pending lane in E_LS_GL (its address, gl_*),
   // lane 0 of the row's shuffle source in E_SHFL_WB and E_SHFL_WP, and otherwise the atomic's lane
