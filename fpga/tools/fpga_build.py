@@ -83,6 +83,7 @@ KEEP_HIERARCHY = [
     ("tsm_smem_sched", "shared-memory bank scheduler"),
     ("tsm_warp_sched", "warp scheduler: warp ages, the policies"),
     ("tsm_warp_ops", "warp ops: S2R registers, VOTE, SHFL lanes"),
+    ("tsm_mem_tracker", "memory tracker: request IDs, load slots, response processor"),
     ("tsm_coalescer", "load/store unit's line coalescer and store merge"),
     ("tsm_barrier", "barrier unit: the blocks' barrier records, release rules"),
     ("tsm_sm", "rest of the SM: issue, warp state, load/store, control"),

@@ -191,6 +191,7 @@ module tsm_sm #(
 
   // Warp table (flattened per warp).
   logic [W-1:0]      w_valid_q, w_valid_d, w_wait_q, w_wait_d, w_sb_q, w_sb_d, w_atom_q, w_atom_d;
+  logic [W-1:0]      w_sb_e, w_atom_e;   // ... as the engine leaves them, before the memory tracker's slot done
   logic [W-1:0]      w_sfu_q, w_sfu_d;  // an SFU instruction of the warp is in the SFU sequencer
   logic [W-1:0]      w_sfuw_q, w_sfuw_d; // the warp's SFU instruction waits for the sequencer
   logic [W*32-1:0]   w_pc_q, w_pc_d, w_active_q, w_active_d, w_live_q, w_live_d, w_seq_q, w_seq_d;
@@ -203,7 +204,7 @@ module tsm_sm #(
   logic [W*8-1:0]    w_bred_rd_q, w_bred_rd_d;
   logic [W*32-1:0]   w_bred_lanes_q, w_bred_lanes_d, w_bred_seq_q, w_bred_seq_d;
   logic [W*3*DW-1:0] w_tid0_q, w_tid0_d;
-  logic [W*4-1:0]    w_ld_q, w_ld_d;     // load slots in flight
+  logic [W*4-1:0]    w_ld_q, w_ld_d, w_ld_e;  // load slots in flight
   logic [W*6-1:0]    w_st_q, w_st_d;     // stores awaiting acknowledgement
   logic [W*32*7-1:0] pred_q, pred_d;
 
@@ -254,28 +255,8 @@ module tsm_sm #(
   logic [32*32-1:0] buf_a_q, buf_b_q, buf_c_q;
   logic [32*2-1:0]  lsp_q, lsp_d;        // lane space
   logic [31:0]      lpend_q, lpend_d;    // lanes still to serve
-  logic [NSlots-1:0] slot_valid_q, slot_valid_d, slot_ret_q, slot_ret_d, slot_atom_q, slot_atom_d, slot_w64_q, slot_w64_d;
-  logic [NSlots*WW-1:0] slot_warp_q, slot_warp_d;
-  logic [NSlots*8-1:0]  slot_rd_q, slot_rd_d;
-  logic [NSlots*3-1:0]  slot_n_q, slot_n_d, slot_msz_q, slot_msz_d;
-  logic [NSlots*7-1:0]  slot_out_q, slot_out_d;
-  // Each slot's instruction (sequence number, PC, active and executing lanes), for its retirement
-  // event and a fault reply: memories written when the slot is allocated (LUT RAM on the FPGA).
-  logic [31:0]          slot_seq_mem [NSlots], slot_pc_mem [NSlots], slot_act_mem [NSlots], slot_exec_mem [NSlots];
-  logic [32*4-1:0]      slot_off_mem [NSlots];  // each lane's offset in its line (a memory: LUT RAM)
   logic [$clog2(NSlots)-1:0] cslot_q, cslot_d;
   logic            cslot_ok_q, cslot_ok_d;
-  logic [NIds-1:0]      id_busy_q, id_busy_d, id_store_q, id_store_d, resp_pend_q, resp_pend_d;
-  logic [NIds*3-1:0]    id_slot_q, id_slot_d;
-  logic [NIds*2-1:0]    id_k_q, id_k_d;
-  logic [NIds-1:0]      id_loc_q, id_loc_d;
-  logic [NIds*WW-1:0]   id_warp_q, id_warp_d;
-  // Each ID's lanes and first address, written when the ID is allocated and read by the response
-  // processor (lanes, at pid_q) and a fault reply (address): memories with one write and one read
-  // port, which the FPGA flow maps to LUT RAM instead of 3,072 flip-flops and two 48-way selects.
-  logic [31:0]          id_lanes_mem [NIds];
-  logic [31:0]          id_addr_mem [NIds];
-
   // Caches.
   logic [IcLines-1:0]    ic_vld_q, ic_vld_d;
   logic [IcLines*32-1:0] ic_tag_q, ic_tag_d;
@@ -293,14 +274,6 @@ module tsm_sm #(
   logic [28:0]           cc_twdata, cc_trdata;
   logic                  cc_got_q, cc_got_d;
   logic [31:0]           caddr_q, caddr_d;
-
-  // Response processor.
-  typedef enum logic [2:0] { P_IDLE, P_READ, P_ROW, P_RET } pstate_e;
-  pstate_e         ps_q, ps_d;
-  logic [5:0]      pid_q, pid_d;
-  logic [GroupBits:0] pg_q, pg_d;
-  logic            pk_q, pk_d;
-  logic [2:0]      pslot_q, pslot_d;   // the slot an atomic's retirement (P_RET) is for
 
   // Faults.
   logic        flt_q, flt_d;
@@ -343,8 +316,6 @@ module tsm_sm #(
   logic [127:0]      ic_rdata;
   logic [$clog2(CcLines)-1:0] cc_raddr;
   logic [127:0]      cc_rdata;
-  logic [5:0]        rm_raddr;
-  logic [127:0]      rm_rdata;
   logic              stk_we;
   logic [$clog2(W*SD)-1:0] stk_addr;
   logic [65:0]       stk_wdata, stk_rdata;
@@ -390,22 +361,6 @@ module tsm_sm #(
   // byte b of the word it is stored into is byte b of the result.
   function automatic logic [31:0] replicate(input logic [31:0] d, input logic [4:0] n);
     replicate = n == 5'd1 ? {4{d[7:0]}} : n == 5'd2 ? {2{d[15:0]}} : d;
-  endfunction
-  // A loaded 32-bit word at byte offset o of a 4-byte-or-wider window, extended per msz.
-  function automatic logic [31:0] extract(input logic [127:0] line, input logic [3:0] o, input logic [2:0] m);
-    logic [31:0] sh;
-    sh = 32'(line >> {o, 3'b000});
-    unique case (m)
-      tsm_isa_pkg::MSZ_U8:  extract = {24'd0, sh[7:0]};
-      tsm_isa_pkg::MSZ_S8:  extract = {{24{sh[7]}}, sh[7:0]};
-      tsm_isa_pkg::MSZ_U16: extract = {16'd0, sh[15:0]};
-      tsm_isa_pkg::MSZ_S16: extract = {{16{sh[15]}}, sh[15:0]};
-      default:              extract = sh[31:0];
-    endcase
-`ifdef TSM_MUTANTS
-    if (`TSM_MUT(11) && m == tsm_isa_pkg::MSZ_S8) extract = {24'd0, sh[7:0]};
-    if (`TSM_MUT(11) && m == tsm_isa_pkg::MSZ_S16) extract = {16'd0, sh[15:0]};
-`endif
   endfunction
   // Do the register ranges [x, x+n) and [y, y+m) overlap (RZ excluded)?
   function automatic logic overlap(input logic [7:0] x, input logic [2:0] n, input logic [7:0] y, input logic [2:0] m);
@@ -658,9 +613,8 @@ module tsm_sm #(
   logic [127:0] ic_mem [IcLines*IcChunks];
   logic [127:0] cc_mem [CcLines];
   logic [28:0]  cc_tag_mem [CcLines];
-  logic [127:0] rm_mem [64];
   logic [65:0]  stk_mem [W*SD];
-  logic         resp_fill_ic, resp_fill_cc, resp_fill_rm;
+  logic         resp_fill_ic, resp_fill_cc;
   logic [$clog2(IcLines*IcChunks)-1:0] ic_waddr;
   always_ff @(posedge clk_i) begin
     if (resp_fill_ic) ic_mem[ic_waddr] <= mem_resp_data_i;
@@ -669,8 +623,6 @@ module tsm_sm #(
     cc_rdata <= cc_mem[cc_raddr];
     if (cc_twe) cc_tag_mem[cc_raddr] <= cc_twdata;
     cc_trdata <= cc_tag_mem[cc_raddr];
-    if (resp_fill_rm) rm_mem[mem_resp_id_i] <= mem_resp_data_i;
-    rm_rdata <= rm_mem[rm_raddr];
     if (stk_we) stk_mem[stk_addr] <= stk_wdata;
     stk_rdata <= stk_mem[stk_addr];
   end
@@ -876,10 +828,6 @@ module tsm_sm #(
     end
 
     // Free resources.
-    free_id = '0; free_id_ok = 1'b0;
-    for (int i = NIds - 1; i >= 0; i--) if (!id_busy_q[i]) begin free_id = 6'(i); free_id_ok = 1'b1; end
-    free_slot = '0; free_slot_ok = 1'b0;
-    for (int i = NSlots - 1; i >= 0; i--) if (!slot_valid_q[i]) begin free_slot = ($clog2(NSlots))'(i); free_slot_ok = 1'b1; end
     free_blk = '0;
     for (int i = NB - 1; i >= 0; i--) if (!b_valid_q[i]) free_blk = BW'(i);
     free_warp = '0;
@@ -895,15 +843,15 @@ module tsm_sm #(
     // Scoreboard: does the current instruction touch a register a load of its warp will write?
     hazard = 1'b0;
     for (int s = 0; s < NSlots; s++) begin
-      if (slot_valid_q[s] && slot_warp_q[WW*s +: WW] == cw_q) begin
-        if (rd_ra && overlap(f_ra, n_ra, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
-        if (rd_b && overlap(f_rb, reads_rb_w ? 3'd1 : n_b, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])
+      if (mt_slot_valid[s] && mt_slot_warp[WW*s +: WW] == cw_q) begin
+        if (rd_ra && overlap(f_ra, n_ra, mt_slot_register[8*s +: 8], mt_slot_registers[3*s +: 3])) hazard = 1'b1;
+        if (rd_b && overlap(f_rb, reads_rb_w ? 3'd1 : n_b, mt_slot_register[8*s +: 8], mt_slot_registers[3*s +: 3])
 `ifdef TSM_MUTANTS
             && !`TSM_MUT(10)
 `endif
            ) hazard = 1'b1;
-        if (rd_rc && overlap(f_rc, n_rc, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
-        if ((rd_rd || wr_rd) && overlap(f_rd, n_rd, slot_rd_q[8*s +: 8], slot_n_q[3*s +: 3])) hazard = 1'b1;
+        if (rd_rc && overlap(f_rc, n_rc, mt_slot_register[8*s +: 8], mt_slot_registers[3*s +: 3])) hazard = 1'b1;
+        if ((rd_rd || wr_rd) && overlap(f_rd, n_rd, mt_slot_register[8*s +: 8], mt_slot_registers[3*s +: 3])) hazard = 1'b1;
       end
     end
     // EXIT waits for its warp's loads; MEMBAR for its stores.
@@ -947,7 +895,7 @@ module tsm_sm #(
     // The queue is free (the back end takes an instruction into R when R frees, else into Q). An
     // instruction of a warp whose predicate the back end still writes waits: its guard and
     // predicate operands read the predicates at issue.
-    bk_take = !bk_q_q && (!bk_busy || (G >= 3 && ps_q != P_ROW && !sfu_row_valid));
+    bk_take = !bk_q_q && (!bk_busy || (G >= 3 && !mt_row_phase && !sfu_row_valid));
     // A control instruction that only moves the PC retires in E_DISPATCH: NOP, a uniform BRA (taken
     // by every active lane or by none), and any other one whose guard holds in no lane.
     dexec = (cnt_q == 32'd0) ? (act_c & guard) : cexec_q;
@@ -1381,7 +1329,7 @@ module tsm_sm #(
   logic [L*32-1:0] shwb_data;
   always_comb begin
     for (int l = 0; l < L; l++)
-      shwb_data[32*l +: 32] = extract({96'd0, grow_c[32*l +: 32]}, {2'b00, grow_ea[32*l +: 2]}, msz);
+      shwb_data[32*l +: 32] = tsm_lsu_pkg::extract({96'd0, grow_c[32*l +: 32]}, {2'b00, grow_ea[32*l +: 2]}, msz);
   end
 
   // ---- global, local and constant lanes (E_LS_GL): the line of the lowest pending lane and every
@@ -1607,143 +1555,78 @@ module tsm_sm #(
     relwb_seq = w_bred_seq_q[32*rel_w_q +: 32];
   end
 
-  // ---- the response processor's choices (P_IDLE) and the row it writes (P_ROW) ----
-  logic            rp_drained, rp_found;
-  logic [2:0]      rp_dsl, pr_sl;
-  logic [5:0]      rp_pid;
-  logic [WW-1:0]   pr_pw, rp_dwarp, prt_pw;
-  logic [L-1:0]    pr_rl;
-  logic [L*32-1:0] pr_vals;
-  logic [7:0]      pr_reg;
-  logic            pr_last;
-  logic [RA-1:0]   pr_row;
-  always_comb begin
-    logic [32*4-1:0] offs;  // the slot's lane offsets, and those of row pg_q
-    logic [L*4-1:0]  orow;
-    logic [3:0]      o;
-    // A load slot whose last response came back before the engine had issued all of its requests
-    // is freed once the engine has.
-    rp_drained = 1'b0;
-    rp_dsl = '0;
-    for (int i = NSlots - 1; i >= 0; i--) begin
-      if (slot_valid_q[i] && slot_ret_q[i] && !slot_atom_q[i] && slot_out_q[7*i +: 7] == 7'd0) begin
-        rp_drained = 1'b1;
-        rp_dsl = 3'(i);
-      end
-    end
-    rp_dwarp = slot_warp_q[WW*rp_dsl +: WW];
-    // Load data is written back as it arrives: a wide or scattered load may need more line requests
-    // than there are IDs. Atomic old values wait until the engine is done with the instruction.
-    rp_found = 1'b0;
-    rp_pid = '0;
-    for (int i = NIds - 1; i >= 0; i--) begin
-      if (resp_pend_q[i] && (slot_ret_q[id_slot_q[3*i +: 3]] || !slot_atom_q[id_slot_q[3*i +: 3]])) begin
-        rp_found = 1'b1;
-        rp_pid = 6'(i);
-      end
-    end
-    pr_sl = id_slot_q[3*pid_q +: 3];
-    pr_pw = slot_warp_q[WW*pr_sl +: WW];
-    pr_rl = rowlanes(id_lanes_mem[pid_q], pg_q);
-    pr_reg = slot_rd_q[8*pr_sl +: 8] + 8'(id_k_q[2*pid_q +: 2]) + 8'(pk_q);
-    offs = slot_off_mem[pr_sl];
-    orow = offs[4*L*32'(pg_q[GroupBits-1:0]) +: 4*L];
-    for (int l = 0; l < L; l++) begin
-      o = orow[4*l +: 4] + (id_loc_q[pid_q] ? 4'd0 : {id_k_q[2*pid_q +: 2], 2'b00});
-      pr_vals[32*l +: 32] = slot_atom_q[pr_sl] ? (pk_q ? rm_rdata[63:32] : rm_rdata[31:0])
-                                                : extract(rm_rdata, o, slot_msz_q[3*pr_sl +: 3]);
-    end
-    pr_last = !(slot_atom_q[pr_sl] && slot_w64_q[pr_sl] && !pk_q) && (32'(pg_q) + 1 == G);
-    pr_row = rowof(w_base_q[RA*pr_pw +: RA], pr_reg, pg_q);
-    prt_pw = slot_warp_q[WW*pslot_q +: WW];
-  end
-
   // ---- the reconvergence-stack entry read, and a branch's target ----
   logic [1:0]  stk_kind;
   logic [31:0] stk_mask, stk_pc, ct_tgt;
   assign {stk_kind, stk_mask, stk_pc} = stk_rdata;
   assign ct_tgt = cpc_q + {{8{target_w[23]}}, target_w};
 
-  // ---- the memory-request ID table, in its own process: the engine allocates (ida_*, at free_id),
-  // the memory port's responses mark IDs answered or done, the response processor releases (idr_we,
-  // at pid_q) ----
-  logic          ida_we, ida_store, ida_loc, idr_we;
+  // ---- memory tracker (rtl/sm/tsm_mem_tracker.sv, docs/sm-rtl.md §2.9): the request-ID table, the
+  // load-slot table and the response processor. The load/store states allocate IDs (ida_*, at
+  // free_id) and slots (sla_*, at free_slot) and mark the slot they issue (slc_inc, sld_*, at
+  // cslot_q); it offers rows of load data and atomic retirements for the write and commit ports,
+  // and reports a slot done to the warp table ----
+  logic          ida_we, ida_store, ida_loc;
   logic [2:0]    ida_slot;
   logic [1:0]    ida_k;
   logic [31:0]   ida_lanes, ida_addr;
   logic [WW-1:0] ida_warp;
-  always_ff @(posedge clk_i) begin
-    if (ida_we) begin
-      id_lanes_mem[free_id] <= ida_lanes;
-      id_addr_mem[free_id] <= ida_addr;
-    end
-  end
-  always_comb begin
-    id_busy_d = id_busy_q; id_store_d = id_store_q; resp_pend_d = resp_pend_q; id_slot_d = id_slot_q;
-    id_k_d = id_k_q; id_loc_d = id_loc_q; id_warp_d = id_warp_q;
-    for (int i = 0; i < NIds; i++) begin
-      if (mem_resp_valid_i && mem_resp_id_i < CcId && 32'(mem_resp_id_i) == i) begin
-        if (mem_resp_write_i) id_busy_d[i] = 1'b0;  // a store's acknowledgement
-        else resp_pend_d[i] = 1'b1;                 // load data or an atomic's old value, in rm_mem
-      end
-      if (ida_we && 32'(free_id) == i) begin
-        id_busy_d[i] = 1'b1;
-        id_store_d[i] = ida_store;
-        id_slot_d[3*i +: 3] = ida_slot;
-        id_k_d[2*i +: 2] = ida_k;
-        id_loc_d[i] = ida_loc;
-        id_warp_d[WW*i +: WW] = ida_warp;
-      end
-      if (idr_we && 32'(pid_q) == i) begin
-        id_busy_d[i] = 1'b0;
-        resp_pend_d[i] = 1'b0;
-      end
-    end
-    if (start_i) begin
-      id_busy_d = '0;
-      resp_pend_d = '0;
-    end
-  end
+  logic          sla_we, sla_atom, sla_w64, sla_off, slc_inc, sld_ret, sld_atom;
+  logic [2:0]    sla_n, sla_msz;
+  logic [NSlots-1:0]    mt_slot_valid;
+  logic [NSlots*WW-1:0] mt_slot_warp;
+  logic [NSlots*8-1:0]  mt_slot_register;
+  logic [NSlots*3-1:0]  mt_slot_registers;
+  logic [NIds-1:0]      mt_id_busy;
+  logic [WW-1:0]        mt_resp_warp, mt_row_warp, mt_retire_warp, mt_done_warp;
+  logic                 mt_resp_store, mt_row_valid, mt_row_ready, mt_row_phase, mt_retire_valid, mt_retire_ready;
+  logic                 mt_done_valid, mt_done_atomic, mt_idle;
+  logic [31:0]          mt_resp_pc, mt_resp_addr, mt_row_seq, mt_retire_seq, mt_retire_pc, mt_retire_active, mt_retire_exec;
+  logic [L-1:0]         mt_row_lanes;
+  logic [RA-1:0]        mt_row_address;
+  logic [L*32-1:0]      mt_row_data;
+  logic [7:0]           mt_row_register;
+  logic [GroupBits-1:0] mt_row_group;
+  tsm_mem_tracker #(
+    .Lanes(L), .Rows(G), .RowBits(GroupBits), .Warps(W), .WarpBits(WW), .RegAddrBits(RA), .Ids(NIds), .Slots(NSlots)
+  ) u_mem_tracker (
+    .clk_i, .rst_ni, .start_i,
+    .free_id_o(free_id), .free_id_valid_o(free_id_ok), .free_slot_o(free_slot), .free_slot_valid_o(free_slot_ok),
+    .id_alloc_i(ida_we), .id_alloc_store_i(ida_store), .id_alloc_slot_i(ida_slot), .id_alloc_word_i(ida_k),
+    .id_alloc_lanes_i(ida_lanes), .id_alloc_addr_i(ida_addr), .id_alloc_local_i(ida_loc), .id_alloc_warp_i(ida_warp),
+    .slot_alloc_i(sla_we), .slot_alloc_atomic_i(sla_atom), .slot_alloc_wide_i(sla_w64), .slot_alloc_warp_i(cw_q),
+    .slot_alloc_register_i(f_rd), .slot_alloc_registers_i(sla_n), .slot_alloc_size_i(sla_msz),
+    .slot_alloc_seq_i(cseq_q), .slot_alloc_pc_i(cpc_q), .slot_alloc_active_i(act_c), .slot_alloc_exec_i(cexec_q),
+    .slot_alloc_offsets_valid_i(sla_off), .slot_alloc_offsets_i(gl_off),
+    .slot_index_i(cslot_q), .slot_request_i(slc_inc), .slot_issued_i(sld_ret), .slot_atomic_i(sld_atom),
+    .slot_valid_o(mt_slot_valid), .slot_warp_o(mt_slot_warp), .slot_register_o(mt_slot_register),
+    .slot_registers_o(mt_slot_registers), .id_busy_o(mt_id_busy),
+    .resp_valid_i(mem_resp_valid_i && mem_resp_id_i < CcId), .resp_id_i(mem_resp_id_i[5:0]),
+    .resp_write_i(mem_resp_write_i), .resp_data_i(mem_resp_data_i),
+    .resp_warp_o(mt_resp_warp), .resp_store_o(mt_resp_store), .resp_pc_o(mt_resp_pc), .resp_addr_o(mt_resp_addr),
+    .warp_base_i(w_base_q),
+    .row_valid_o(mt_row_valid), .row_ready_i(mt_row_ready), .row_lanes_o(mt_row_lanes), .row_address_o(mt_row_address),
+    .row_data_o(mt_row_data), .row_warp_o(mt_row_warp), .row_seq_o(mt_row_seq), .row_register_o(mt_row_register),
+    .row_group_o(mt_row_group), .row_phase_o(mt_row_phase),
+    .retire_valid_o(mt_retire_valid), .retire_ready_i(mt_retire_ready), .retire_warp_o(mt_retire_warp),
+    .retire_seq_o(mt_retire_seq), .retire_pc_o(mt_retire_pc), .retire_active_o(mt_retire_active),
+    .retire_exec_o(mt_retire_exec),
+    .done_valid_o(mt_done_valid), .done_warp_o(mt_done_warp), .done_atomic_o(mt_done_atomic), .idle_o(mt_idle)
+  );
 
-  // ---- the load-slot table, in its own process: the engine allocates a slot (sla_*, at free_slot),
-  // counts its requests (slc_inc) and marks it issued (sld_ret, sld_atom; at cslot_q); the response
-  // processor counts responses back (slr_dec, at pr_sl) and frees slots (slv_clr, at slv_idx) ----
-  logic          sla_we, sla_atom, sla_w64, sla_off, slc_inc, sld_ret, sld_atom, slr_dec, slv_clr;
-  logic [2:0]    sla_n, sla_msz, slv_idx;
-  always_ff @(posedge clk_i) begin
-    if (sla_we) begin
-      slot_seq_mem[free_slot] <= cseq_q;
-      slot_pc_mem[free_slot] <= cpc_q;
-      slot_act_mem[free_slot] <= act_c;
-      slot_exec_mem[free_slot] <= cexec_q;
-    end
-    if (sla_we && sla_off) slot_off_mem[free_slot] <= gl_off;
-  end
+  // The warp table's load counts after the engine: a slot done lowers its warp's loads in flight
+  // and lets the warp issue again (after an atomic, from its atomic wait too). Apart from the
+  // engine, since the slot done depends on the write and commit ports the engine leaves free.
   always_comb begin
-    slot_valid_d = slot_valid_q; slot_ret_d = slot_ret_q; slot_atom_d = slot_atom_q; slot_w64_d = slot_w64_q;
-    slot_warp_d = slot_warp_q; slot_rd_d = slot_rd_q; slot_n_d = slot_n_q; slot_msz_d = slot_msz_q;
-    slot_out_d = slot_out_q;
-    for (int i = 0; i < NSlots; i++) begin
-      if (sla_we && 32'(free_slot) == i) begin
-        slot_valid_d[i] = 1'b1;
-        slot_ret_d[i] = 1'b0;
-        slot_atom_d[i] = sla_atom;
-        slot_w64_d[i] = sla_w64;
-        slot_warp_d[WW*i +: WW] = cw_q;
-        slot_rd_d[8*i +: 8] = f_rd;
-        slot_n_d[3*i +: 3] = sla_n;
-        slot_msz_d[3*i +: 3] = sla_msz;
-        slot_out_d[7*i +: 7] = '0;
+    w_ld_d = w_ld_e;
+    w_sb_d = w_sb_e;
+    w_atom_d = w_atom_e;
+    for (int i = 0; i < W; i++)
+      if (mt_done_valid && 32'(mt_done_warp) == i) begin
+        w_ld_d[4*i +: 4] = w_ld_e[4*i +: 4] - 4'd1;
+        w_sb_d[i] = 1'b0;
+        if (mt_done_atomic) w_atom_d[i] = 1'b0;
       end
-      if (32'(cslot_q) == i) begin
-        if (slc_inc) slot_out_d[7*i +: 7] = slot_out_d[7*i +: 7] + 7'd1;
-        if (sld_ret) slot_ret_d[i] = 1'b1;
-        if (sld_atom) slot_atom_d[i] = 1'b1;
-      end
-      if (slr_dec && 32'(pr_sl) == i) slot_out_d[7*i +: 7] = slot_out_d[7*i +: 7] - 7'd1;
-      if (slv_clr && 32'(slv_idx) == i) slot_valid_d[i] = 1'b0;
-    end
-    if (start_i) slot_valid_d = '0;
   end
 
   // ===================================================================================================
@@ -1761,11 +1644,11 @@ module tsm_sm #(
     i_ = 0;
     // ---- defaults: hold every register ----
     st_d = st_q; sw_d = sw_q; running_d = running_q;
-    w_valid_d = w_valid_q; w_wait_d = w_wait_q; w_sb_d = w_sb_q; w_atom_d = w_atom_q; w_sfu_d = w_sfu_q; w_sfuw_d = w_sfuw_q;
+    w_valid_d = w_valid_q; w_wait_d = w_wait_q; w_sb_e = w_sb_q; w_atom_e = w_atom_q; w_sfu_d = w_sfu_q; w_sfuw_d = w_sfuw_q;
     w_pc_d = w_pc_q; w_active_d = w_active_q; w_live_d = w_live_q; w_seq_d = w_seq_q;
     w_blk_d = w_blk_q; w_wib_d = w_wib_q; w_base_d = w_base_q; w_sp_d = w_sp_q; w_bar_d = w_bar_q;
     w_bred_d = w_bred_q; w_bred_rd_d = w_bred_rd_q; w_bred_lanes_d = w_bred_lanes_q; w_bred_seq_d = w_bred_seq_q;
-    w_tid0_d = w_tid0_q; w_ld_d = w_ld_q; w_st_d = w_st_q;
+    w_tid0_d = w_tid0_q; w_ld_e = w_ld_q; w_st_d = w_st_q;
     b_valid_d = b_valid_q; b_ctaid_d = b_ctaid_q; b_unfin_d = b_unfin_q; b_sbase_d = b_sbase_q;
     resident_d = resident_q; pl_pend_d = pl_pend_q; pl_linear_d = pl_linear_q; pl_ctaid_d = pl_ctaid_q;
     cw_d = cw_q; ci_d = ci_q; cpc_d = cpc_q; cexec_d = cexec_q; cseq_d = cseq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
@@ -1780,23 +1663,22 @@ module tsm_sm #(
     ic_vld_d = ic_vld_q; ic_tag_d = ic_tag_q; ic_cnt_d = ic_cnt_q;
     pf_go_d = pf_go_q; pf_busy_d = pf_busy_q; pf_kill_d = pf_kill_q; pf_line_d = pf_line_q; pf_cnt_d = pf_cnt_q;
     cc_got_d = cc_got_q; caddr_d = caddr_q;
-    ps_d = ps_q; pid_d = pid_q; pg_d = pg_q; pk_d = pk_q; pslot_d = pslot_q;
     flt_d = flt_q; flt_kind_d = flt_kind_q; flt_warp_d = flt_warp_q; flt_pc_d = flt_pc_q;
     flt_addr_d = flt_addr_q; flt_lane_d = flt_lane_q;
     ef_src = EF_NONE;
 
     // ---- default port values ----
     rf_raddr = '0; rf_we = '0; rf_waddr = '0; rf_wdata = '0;
-    ic_re = 1'b0; ic_raddr = '0; cc_raddr = '0; cc_twe = 1'b0; cc_twdata = '0; rm_raddr = pid_q;
+    ic_re = 1'b0; ic_raddr = '0; cc_raddr = '0; cc_twe = 1'b0; cc_twdata = '0;
     stk_we = 1'b0; stk_addr = '0; stk_wdata = '0; bar_block = '0; bar_id = '0; bar_clear = 1'b0; bar_arrive = 1'b0;
     sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0;
     rq_valid = 1'b0; rq_id = '0; rq_kind = 2'd0; rq_addr = '0;
     rq_mask = '0; rq_data = '0; rq_atom = '0;
     ida_we = 1'b0; ida_store = 1'b0; ida_slot = '0; ida_k = '0; ida_lanes = '0; ida_addr = '0; ida_loc = 1'b0;
-    ida_warp = '0; idr_we = 1'b0;
+    ida_warp = '0;
     sla_we = 1'b0; sla_atom = 1'b0; sla_w64 = 1'b0; sla_off = 1'b0; sla_n = '0; sla_msz = '0; slc_inc = 1'b0;
-    sld_ret = 1'b0; sld_atom = 1'b0; slr_dec = 1'b0; slv_clr = 1'b0; slv_idx = '0;
-    resp_fill_ic = 1'b0; resp_fill_cc = 1'b0; resp_fill_rm = 1'b0; ic_waddr = '0;
+    sld_ret = 1'b0; sld_atom = 1'b0; mt_row_ready = 1'b0; mt_retire_ready = 1'b0;
+    resp_fill_ic = 1'b0; resp_fill_cc = 1'b0; ic_waddr = '0;
     ev_valid = 1'b0; ev_kind = EV_RETIRE; ev_warp = cw_q; ev_seq = cseq_q; ev_pc = cpc_q; ev_active = '0;
     ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
     ev_mask = '0; ev_wdata = '0;
@@ -1821,14 +1703,13 @@ module tsm_sm #(
         resp_fill_cc = 1'b1;
         cc_got_d = 1'b1;
       end else if (mem_resp_write_i) begin
-        for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(id_warp_q[WW*mem_resp_id_i +: WW])) ? w_st_d[6*i_ +: 6] - 6'd1 : w_st_d[6*i_ +: 6];
-      end else begin
-        resp_fill_rm = 1'b1;
+        // A store's acknowledgement (load data and atomic old values go to the memory tracker).
+        for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(mt_resp_warp)) ? w_st_d[6*i_ +: 6] - 6'd1 : w_st_d[6*i_ +: 6];
       end
       if (mem_resp_err_i && !flt_q && mem_resp_id_i < CcId) begin
-        flt_d = 1'b1; flt_kind_d = F_OOB; flt_warp_d = 32'(id_warp_q[WW*mem_resp_id_i +: WW]);
-        flt_pc_d = id_store_q[mem_resp_id_i] ? 32'hFFFF_FFFF : slot_pc_mem[id_slot_q[3*mem_resp_id_i +: 3]];
-        flt_addr_d = id_addr_mem[mem_resp_id_i]; flt_lane_d = 32'hFFFF_FFFF;
+        flt_d = 1'b1; flt_kind_d = F_OOB; flt_warp_d = 32'(mt_resp_warp);
+        flt_pc_d = mt_resp_store ? 32'hFFFF_FFFF : mt_resp_pc;
+        flt_addr_d = mt_resp_addr; flt_lane_d = 32'hFFFF_FFFF;
       end
     end
 
@@ -1871,7 +1752,7 @@ module tsm_sm #(
           if (!bk_busy) st_d = E_PL_START;  // placement writes registers and commits a PLACE event
         end else if (sel_ok) begin
           // Select a warp: after the case (sel_go).
-        end else if (|w_valid_q && (w_valid_q & ~w_wait_q) == '0 && slot_valid_q == '0 && ps_q == P_IDLE) begin
+        end else if (|w_valid_q && (w_valid_q & ~w_wait_q) == '0 && mt_slot_valid == '0 && mt_idle) begin
           // Every resident warp waits at a barrier that cannot complete.
           flt_kind_d = F_DEADLOCK; ef_src = EF_DEADLOCK;
           st_d = E_FAULT;
@@ -1904,8 +1785,8 @@ module tsm_sm #(
         if (cnt_q[4:0] == 5'd0) begin
           for (i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(free_warp)) ? 1'b1 : w_valid_d[i_];
           for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_wait_d[i_];
-          for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sb_d[i_];
-          for (i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_atom_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_sb_e[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sb_e[i_];
+          for (i_ = 0; i_ < W; i_++) w_atom_e[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_atom_e[i_];
           for (i_ = 0; i_ < W; i_++) w_sfu_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sfu_d[i_];
           for (i_ = 0; i_ < W; i_++) w_sfuw_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sfuw_d[i_];
           for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_bred_d[i_];
@@ -1918,7 +1799,7 @@ module tsm_sm #(
           for (i_ = 0; i_ < W; i_++) w_base_d[RA*i_ +: RA] = (i_ == 32'(free_warp)) ? (RA'(row_q[31:0] + 32'(k_q) * regs_i * G)) : w_base_d[RA*i_ +: RA];
           for (i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(free_warp)) ? '0 : w_sp_d[SPW*i_ +: SPW];
           for (i_ = 0; i_ < W; i_++) w_tid0_d[3*DW*i_ +: 3*DW] = (i_ == 32'(free_warp)) ? walk_q : w_tid0_d[3*DW*i_ +: 3*DW];
-          for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(free_warp)) ? '0 : w_ld_d[4*i_ +: 4];
+          for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(free_warp)) ? '0 : w_ld_e[4*i_ +: 4];
           // w_st is not cleared: the slot's previous warp may have exited with stores in flight,
           // and their acknowledgements still count down.
           k_d = k_q + 6'd1;
@@ -2050,7 +1931,7 @@ module tsm_sm #(
             flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
             st_d = E_FAULT;
           end else if (hazard) begin
-            if (op != tsm_isa_pkg::OP_MEMBAR) for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sb_d[i_];
+            if (op != tsm_isa_pkg::OP_MEMBAR) for (i_ = 0; i_ < W; i_++) w_sb_e[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sb_e[i_];
             st_d = E_IDLE;
           end else if (unit_w == tsm_isa_pkg::UNIT_SFU && !sfu_operands_free) begin
             // The SFU sequencer still feeds another instruction: park the warp until it is done.
@@ -2685,7 +2566,7 @@ module tsm_sm #(
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
             sla_we = 1'b1; sla_n = nwords; sla_msz = msz; sla_off = 1'b1;
-            for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_d[4*i_ +: 4] + 4'd1 : w_ld_d[4*i_ +: 4];
+            for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_e[4*i_ +: 4] + 4'd1 : w_ld_e[4*i_ +: 4];
           end else perf_o[7] = 1'b0;
         end else begin
           rq_valid = free_id_ok;
@@ -2719,7 +2600,7 @@ module tsm_sm #(
         if (is_atom && cslot_ok_q) begin
           // A global atomic retires when its old values are back (the response processor).
           sld_atom = 1'b1;
-          for (i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_atom_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_atom_e[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_atom_e[i_];
           for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? npc_q : w_pc_d[32*i_ +: 32];
           perf_o[0] = 1'b1;
           perf_lanes_o = popc_exec;
@@ -2784,7 +2665,7 @@ module tsm_sm #(
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
             sla_we = 1'b1; sla_atom = 1'b1; sla_w64 = a64; sla_n = a64 ? 3'd2 : 3'd1; sla_msz = tsm_isa_pkg::MSZ_32;
-            for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_d[4*i_ +: 4] + 4'd1 : w_ld_d[4*i_ +: 4];
+            for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_e[4*i_ +: 4] + 4'd1 : w_ld_e[4*i_ +: 4];
           end
         end else begin
           rq_valid = free_id_ok;
@@ -2939,68 +2820,22 @@ module tsm_sm #(
     // Warps parked because the sequencer could not take their SFU instruction may try again.
     if (sfu_operands_free) w_sfuw_d = '0;
 
-    // ---- response processor: returning load data and atomic old values into the register file ----
-    unique case (ps_q)
-      P_IDLE: begin
-        if (rp_found) pid_d = rp_pid;
-        if (rp_drained) begin
-          slv_clr = 1'b1; slv_idx = rp_dsl;
-          for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(rp_dwarp)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
-          for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(rp_dwarp)) ? 1'b0 : w_sb_d[i_];
-        end else if (rp_found) begin
-          rm_raddr = rp_pid;
-          pg_d = '0;
-          pk_d = 1'b0;
-          ps_d = P_ROW;
-        end
-      end
-      P_ROW: begin
-        if (pr_rl == '0 || slot_rd_q[8*pr_sl +: 8] == 8'd255 || (!eng_rf_busy && !ev_valid)) begin
-          if (pr_rl != '0 && slot_rd_q[8*pr_sl +: 8] != 8'd255) begin
-            rf_we = pr_rl;
-            rf_waddr = pr_row;
-            rf_wdata = pr_vals;
-            ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = pr_pw; ev_seq = slot_seq_mem[pr_sl]; ev_reg = pr_reg;
-            ev_group = pg_q[GroupBits-1:0]; ev_lanes = pr_rl; ev_data = pr_vals;
-          end
-          if (slot_atom_q[pr_sl] && slot_w64_q[pr_sl] && !pk_q) pk_d = 1'b1;
-          else begin
-            pk_d = 1'b0;
-            pg_d = pg_q + 1'b1;
-          end
-          if (pr_last) begin
-            idr_we = 1'b1;
-            slr_dec = 1'b1;
-            ps_d = P_IDLE;
-            if (slot_out_q[7*pr_sl +: 7] == 7'd1 && slot_ret_q[pr_sl]) begin
-              // The ID is free again from the next clock: P_RET keeps the slot itself.
-              if (slot_atom_q[pr_sl]) begin
-                ps_d = P_RET;
-                pslot_d = pr_sl;
-              end
-              else begin
-                slv_clr = 1'b1; slv_idx = pr_sl;
-                for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(pr_pw)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
-                for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(pr_pw)) ? 1'b0 : w_sb_d[i_];
-              end
-            end
-          end
-        end
-      end
-      P_RET: begin
-        if (!ev_valid) begin
-          ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_warp = prt_pw; ev_seq = slot_seq_mem[pslot_q];
-          ev_pc = slot_pc_mem[pslot_q]; ev_active = slot_act_mem[pslot_q];
-          ev_exec = slot_exec_mem[pslot_q]; ev_exit = 1'b0;
-          slv_clr = 1'b1; slv_idx = pslot_q;
-          for (i_ = 0; i_ < W; i_++) w_ld_d[4*i_ +: 4] = (i_ == 32'(prt_pw)) ? w_ld_d[4*i_ +: 4] - 4'd1 : w_ld_d[4*i_ +: 4];
-          for (i_ = 0; i_ < W; i_++) w_sb_d[i_] = (i_ == 32'(prt_pw)) ? 1'b0 : w_sb_d[i_];
-          for (i_ = 0; i_ < W; i_++) w_atom_d[i_] = (i_ == 32'(prt_pw)) ? 1'b0 : w_atom_d[i_];
-          ps_d = P_IDLE;
-        end
-      end
-      default: ps_d = P_IDLE;
-    endcase
+    // ---- memory tracker write-back (u_mem_tracker): a row of load data or atomic old values takes the
+    // write port and the commit port when the engine and the SFU pipe leave both free; an atomic's
+    // retirement takes the commit port ----
+    mt_row_ready = !eng_rf_busy && !ev_valid;
+    if (mt_row_valid && mt_row_ready) begin
+      rf_we = mt_row_lanes;
+      rf_waddr = mt_row_address;
+      rf_wdata = mt_row_data;
+      ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = mt_row_warp; ev_seq = mt_row_seq; ev_reg = mt_row_register;
+      ev_group = mt_row_group; ev_lanes = mt_row_lanes; ev_data = mt_row_data;
+    end
+    mt_retire_ready = !ev_valid;
+    if (mt_retire_valid && mt_retire_ready) begin
+      ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_warp = mt_retire_warp; ev_seq = mt_retire_seq;
+      ev_pc = mt_retire_pc; ev_active = mt_retire_active; ev_exec = mt_retire_exec; ev_exit = 1'b0;
+    end
 
     // Block hand-over from the work distributor.
     if (blk_valid_i && blk_ready_o) begin
@@ -3013,7 +2848,6 @@ module tsm_sm #(
       // constant-cache tags first.
       st_d = E_CLEAR;
       cnt_d = '0;
-      ps_d = P_IDLE;
       w_valid_d = '0;
       b_valid_d = '0;
       resident_d = '0;
@@ -3022,7 +2856,7 @@ module tsm_sm #(
     end
   end
 
-  assign idle_o = b_valid_q == '0 && id_busy_q == '0 && slot_valid_q == '0 && !pl_pend_q && st_q == E_IDLE && !bk_busy && !pf_busy_q;
+  assign idle_o = b_valid_q == '0 && mt_id_busy == '0 && mt_slot_valid == '0 && !pl_pend_q && st_q == E_IDLE && !bk_busy && !pf_busy_q;
   assign fault_o = flt_q;
   assign fault_kind_o = flt_kind_q;
   assign fault_warp_o = flt_warp_q;
@@ -3128,8 +2962,8 @@ module tsm_sm #(
   assign dbg_bar_count = bu_count;
   assign dbg_bar_release = st_q == E_BAR_UPD && bu_rel;
   assign dbg_bank_conflict = perf_o[8];
-  assign dbg_mem_inflight = 6'($countones(id_busy_q));
-  assign dbg_load_slots = 4'($countones(slot_valid_q));
+  assign dbg_mem_inflight = 6'($countones(mt_id_busy));
+  assign dbg_load_slots = 4'($countones(mt_slot_valid));
   // The warp states as one mask per state, in the order the states take precedence; then each
   // warp slot's state is the value of the state whose mask has its bit.
   logic [W-1:0] ws_barrier, ws_scoreboard, ws_memory, ws_sfu, ws_running, ws_ready;
@@ -3181,16 +3015,10 @@ module tsm_sm #(
       dpa_q <= '0; dpb_q <= '0; dpc_q <= '0; dpr_q <= '0; dpp_q <= '0; prow_q <= '0; pwe1_q <= '0; pwe2_q <= '0;
       walk_q <= '0; clock_q <= '0; sclk_q <= '0; members_q <= '0; ballot_q <= '0; vres_q <= 1'b0;
       lsp_q <= '0; lpend_q <= '0;
-      slot_valid_q <= '0; slot_ret_q <= '0; slot_atom_q <= '0; slot_w64_q <= '0;
-      slot_warp_q <= '0; slot_rd_q <= '0; slot_n_q <= '0; slot_msz_q <= '0;
-      slot_out_q <= '0;
       cslot_q <= '0; cslot_ok_q <= 1'b0;
-      id_busy_q <= '0; id_store_q <= '0; resp_pend_q <= '0; id_slot_q <= '0;
-      id_k_q <= '0; id_loc_q <= '0; id_warp_q <= '0;
       ic_vld_q <= '0; ic_tag_q <= '0; ic_cnt_q <= '0;
       pf_go_q <= 1'b0; pf_busy_q <= 1'b0; pf_kill_q <= 1'b0; pf_line_q <= '0; pf_cnt_q <= '0;
       cc_got_q <= 1'b0; caddr_q <= '0;
-      ps_q <= P_IDLE; pid_q <= '0; pg_q <= '0; pk_q <= 1'b0; pslot_q <= '0;
       flt_q <= 1'b0; flt_kind_q <= '0; flt_warp_none_q <= 1'b0; flt_warp_n_q <= '0; flt_pc_q <= '0; flt_addr_q <= '0;
       flt_lane_none_q <= 1'b0; flt_lane_n_q <= '0;
       cm_valid_o <= 1'b0; cm_kind_o <= '0; cm_warp_o <= '0; cm_seq_o <= '0; cm_pc_o <= '0; cm_active_o <= '0;
@@ -3214,16 +3042,10 @@ module tsm_sm #(
       dpa_q <= dpa_d; dpb_q <= dpb_d; dpc_q <= dpc_d; dpr_q <= dpr_d; dpp_q <= dpp_d; prow_q <= prow_d; pwe1_q <= pwe1_d; pwe2_q <= pwe2_d;
       walk_q <= walk_d; clock_q <= clock_d; sclk_q <= sclk_d; members_q <= members_d; ballot_q <= ballot_d; vres_q <= vres_d;
       lsp_q <= lsp_d; lpend_q <= lpend_d;
-      slot_valid_q <= slot_valid_d; slot_ret_q <= slot_ret_d; slot_atom_q <= slot_atom_d; slot_w64_q <= slot_w64_d;
-      slot_warp_q <= slot_warp_d; slot_rd_q <= slot_rd_d; slot_n_q <= slot_n_d; slot_msz_q <= slot_msz_d;
-      slot_out_q <= slot_out_d;
       cslot_q <= cslot_d; cslot_ok_q <= cslot_ok_d;
-      id_busy_q <= id_busy_d; id_store_q <= id_store_d; resp_pend_q <= resp_pend_d; id_slot_q <= id_slot_d;
-      id_k_q <= id_k_d; id_loc_q <= id_loc_d; id_warp_q <= id_warp_d;
       ic_vld_q <= ic_vld_d; ic_tag_q <= ic_tag_d; ic_cnt_q <= ic_cnt_d;
       pf_go_q <= pf_go_d; pf_busy_q <= pf_busy_d; pf_kill_q <= pf_kill_d; pf_line_q <= pf_line_d; pf_cnt_q <= pf_cnt_d;
       cc_got_q <= cc_got_d; caddr_q <= caddr_d;
-      ps_q <= ps_d; pid_q <= pid_d; pg_q <= pg_d; pk_q <= pk_d; pslot_q <= pslot_d;
       flt_q <= flt_d; flt_kind_q <= flt_kind_d; flt_pc_q <= flt_pc_d; flt_addr_q <= flt_addr_d;
       flt_warp_none_q <= flt_warp_d[31]; flt_warp_n_q <= flt_warp_d[WW-1:0];
       flt_lane_none_q <= flt_lane_d[31]; flt_lane_n_q <= flt_lane_d[5:0];
