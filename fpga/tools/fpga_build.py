@@ -85,6 +85,7 @@ KEEP_HIERARCHY = [
     ("tsm_warp_ops", "warp ops: S2R registers, VOTE, SHFL lanes"),
     ("tsm_mem_tracker", "memory tracker: request IDs, load slots, response processor"),
     ("tsm_coalescer", "load/store unit's line coalescer and store merge"),
+    ("tsm_simt_stack", "reconvergence stack: entries, depths, walks"),
     ("tsm_barrier", "barrier unit: the blocks' barrier records, release rules"),
     ("tsm_sm", "rest of the SM: issue, warp state, load/store, control"),
     ("tsm_work_distributor", "work distributor: blocks to the SMs"),

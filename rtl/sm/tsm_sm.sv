@@ -171,7 +171,7 @@ module tsm_sm #(
     E_DP_RD, E_DP_HI, E_DP_HI2, E_DP_EX, E_DP_WB, E_DP_WB2,
     E_S2R, E_VOTE_RD, E_VOTE_CALC, E_VOTE_WB, E_VOTE_WP,
     E_SHFL_RD, E_SHFL_CAP, E_SHFL_WB, E_SHFL_WP,
-    E_CT, E_STK_RD, E_STK_USE, E_STK_WR,
+    E_CT, E_STK,
     E_BAR_RD, E_BAR_UPD, E_REL, E_REL_WB,
     E_LS_RD, E_LS_AG, E_LS_SH, E_LS_SHDATA, E_LS_SHWB, E_LS_GL, E_LS_NEXT,
     E_AS_RD, E_AS_RD2, E_AS_MEM, E_AS_OP, E_AS_WB,
@@ -179,14 +179,8 @@ module tsm_sm #(
     E_RET, E_FIN, E_FIN_BAR, E_FIN_BAR_CHK
   } estate_e;
 
-  // Stack-walk purposes.
-  typedef enum logic [2:0] {
-    SW_POP, SW_LEAVE, SW_EXIT, SW_PUSH
-  } swalk_e;
-
   // ---- state --------------------------------------------------------------------------------------
   estate_e st_q, st_d;
-  swalk_e  sw_q, sw_d;
   logic    running_q, running_d;
 
   // Warp table (flattened per warp).
@@ -198,7 +192,6 @@ module tsm_sm #(
   logic [W*BW-1:0]   w_blk_q, w_blk_d;
   logic [W*5-1:0]    w_wib_q, w_wib_d;
   logic [W*RA-1:0]   w_base_q, w_base_d;
-  logic [W*SPW-1:0]  w_sp_q, w_sp_d;
   logic [W*4-1:0]    w_bar_q, w_bar_d;
   logic [W-1:0]      w_bred_q, w_bred_d;
   logic [W*8-1:0]    w_bred_rd_q, w_bred_rd_d;
@@ -228,9 +221,6 @@ module tsm_sm #(
   logic [5:0]     k_q, k_d;              // LSU word pass / generic counter
   logic [5:0]     lane_q, lane_d;        // lane counter
   logic [31:0]    cnt_q, cnt_d;          // generic counter (placement, zeroing, loops)
-  logic [SPW:0]   sidx_q, sidx_d;        // stack index during walks
-  logic [1:0]     skind_q, skind_d;
-  logic [65:0]    spush_q, spush_d;      // entry to push after the walk
   logic           rel_pend_q, rel_pend_d, fin_q, fin_d;
   logic [BW-1:0]  rel_blk_q, rel_blk_d;
   logic [3:0]     rel_id_q, rel_id_d;
@@ -316,9 +306,6 @@ module tsm_sm #(
   logic [127:0]      ic_rdata;
   logic [$clog2(CcLines)-1:0] cc_raddr;
   logic [127:0]      cc_rdata;
-  logic              stk_we;
-  logic [$clog2(W*SD)-1:0] stk_addr;
-  logic [65:0]       stk_wdata, stk_rdata;
   logic [BW-1:0]     bar_block;          // the barrier unit's record port
   logic [3:0]        bar_id;
   logic              bar_clear, bar_arrive;
@@ -613,7 +600,6 @@ module tsm_sm #(
   logic [127:0] ic_mem [IcLines*IcChunks];
   logic [127:0] cc_mem [CcLines];
   logic [28:0]  cc_tag_mem [CcLines];
-  logic [65:0]  stk_mem [W*SD];
   logic         resp_fill_ic, resp_fill_cc;
   logic [$clog2(IcLines*IcChunks)-1:0] ic_waddr;
   always_ff @(posedge clk_i) begin
@@ -623,8 +609,6 @@ module tsm_sm #(
     cc_rdata <= cc_mem[cc_raddr];
     if (cc_twe) cc_tag_mem[cc_raddr] <= cc_twdata;
     cc_trdata <= cc_tag_mem[cc_raddr];
-    if (stk_we) stk_mem[stk_addr] <= stk_wdata;
-    stk_rdata <= stk_mem[stk_addr];
   end
   logic unused_ic_re;
   assign unused_ic_re = ic_re;
@@ -782,7 +766,7 @@ module tsm_sm #(
     live_c = w_live_q[32*cw_q +: 32];
     base_c = w_base_q[RA*cw_q +: RA];
     blk_c = w_blk_q[BW*cw_q +: BW];
-    spt_c = w_sp_q[SPW*cw_q +: SPW];
+    spt_c = stk_depth[SPW*cw_q +: SPW];
     // The warp's predicates picked by comparing with each warp number: a part select at
     // 32 * 7 * cw_q shifts all W * 224 bits by a multiple of 224.
     wp_c = pred_q[0 +: 32*7];
@@ -1555,11 +1539,27 @@ module tsm_sm #(
     relwb_seq = w_bred_seq_q[32*rel_w_q +: 32];
   end
 
-  // ---- the reconvergence-stack entry read, and a branch's target ----
-  logic [1:0]  stk_kind;
-  logic [31:0] stk_mask, stk_pc, ct_tgt;
-  assign {stk_kind, stk_mask, stk_pc} = stk_rdata;
+  // ---- a branch's target ----
+  logic [31:0] ct_tgt;
   assign ct_tgt = cpc_q + {{8{target_w[23]}}, target_w};
+
+  // ---- reconvergence stack (rtl/sm/tsm_simt_stack.sv, docs/sm-rtl.md §2.5): E_CT pushes an entry or
+  // starts a walk (SYNC's pop, BRK's and RET's leave, EXIT), E_STK waits for its end ----
+  logic [W*SPW-1:0] stk_depth;
+  logic             stk_clear, stk_push, stk_pop, stk_leave, stk_exit;
+  logic [1:0]       stk_push_kind, stk_leave_kind;
+  logic [31:0]      stk_push_mask, stk_push_pc, stk_active, stk_pc;
+  logic             stk_idle, stk_done, stk_fault, stk_active_valid, stk_pc_valid;
+  tsm_simt_stack #(.Warps(W), .WarpBits(WW), .Depth(SD), .DepthBits(SPW)) u_simt_stack (
+    .clk_i, .rst_ni, .depth_o(stk_depth), .clear_i(stk_clear), .clear_warp_i(free_warp),
+    .warp_i(cw_q), .push_i(stk_push), .push_kind_i(stk_push_kind), .push_mask_i(stk_push_mask), .push_pc_i(stk_push_pc),
+    .pop_i(stk_pop), .leave_i(stk_leave), .leave_kind_i(stk_leave_kind), .exit_i(stk_exit),
+    .lanes_i(cexec_q), .active_i(act_c), .live_i(nlive_q), .pc_i(cpc_q),
+    .idle_o(stk_idle), .done_o(stk_done), .fault_o(stk_fault),
+    .active_valid_o(stk_active_valid), .active_o(stk_active), .pc_valid_o(stk_pc_valid), .pc_o(stk_pc)
+  );
+  logic unused_stk_idle;
+  assign unused_stk_idle = stk_idle;  // the engine is in E_STK exactly while the stack walks
 
   // ---- memory tracker (rtl/sm/tsm_mem_tracker.sv, docs/sm-rtl.md §2.9): the request-ID table, the
   // load-slot table and the response processor. The load/store states allocate IDs (ida_*, at
@@ -1643,17 +1643,17 @@ module tsm_sm #(
     int unsigned i_;
     i_ = 0;
     // ---- defaults: hold every register ----
-    st_d = st_q; sw_d = sw_q; running_d = running_q;
+    st_d = st_q; running_d = running_q;
     w_valid_d = w_valid_q; w_wait_d = w_wait_q; w_sb_e = w_sb_q; w_atom_e = w_atom_q; w_sfu_d = w_sfu_q; w_sfuw_d = w_sfuw_q;
     w_pc_d = w_pc_q; w_active_d = w_active_q; w_live_d = w_live_q; w_seq_d = w_seq_q;
-    w_blk_d = w_blk_q; w_wib_d = w_wib_q; w_base_d = w_base_q; w_sp_d = w_sp_q; w_bar_d = w_bar_q;
+    w_blk_d = w_blk_q; w_wib_d = w_wib_q; w_base_d = w_base_q; w_bar_d = w_bar_q;
     w_bred_d = w_bred_q; w_bred_rd_d = w_bred_rd_q; w_bred_lanes_d = w_bred_lanes_q; w_bred_seq_d = w_bred_seq_q;
     w_tid0_d = w_tid0_q; w_ld_e = w_ld_q; w_st_d = w_st_q;
     b_valid_d = b_valid_q; b_ctaid_d = b_ctaid_q; b_unfin_d = b_unfin_q; b_sbase_d = b_sbase_q;
     resident_d = resident_q; pl_pend_d = pl_pend_q; pl_linear_d = pl_linear_q; pl_ctaid_d = pl_ctaid_q;
     cw_d = cw_q; ci_d = ci_q; cpc_d = cpc_q; cexec_d = cexec_q; cseq_d = cseq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
     npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; g_d = g_q; k_d = k_q; lane_d = lane_q; cnt_d = cnt_q;
-    sidx_d = sidx_q; skind_d = skind_q; spush_d = spush_q; rel_pend_d = rel_pend_q; fin_d = fin_q;
+    rel_pend_d = rel_pend_q; fin_d = fin_q;
     rel_blk_d = rel_blk_q; rel_id_d = rel_id_q; rel_val_d = rel_val_q; rel_w_d = rel_w_q; fin_id_d = fin_id_q;
     hi_d = hi_q; row_d = row_q;
     dpa_d = dpa_q; dpb_d = dpb_q; dpc_d = dpc_q; dpr_d = dpr_q; dpp_d = dpp_q; prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
@@ -1670,7 +1670,9 @@ module tsm_sm #(
     // ---- default port values ----
     rf_raddr = '0; rf_we = '0; rf_waddr = '0; rf_wdata = '0;
     ic_re = 1'b0; ic_raddr = '0; cc_raddr = '0; cc_twe = 1'b0; cc_twdata = '0;
-    stk_we = 1'b0; stk_addr = '0; stk_wdata = '0; bar_block = '0; bar_id = '0; bar_clear = 1'b0; bar_arrive = 1'b0;
+    stk_clear = 1'b0; stk_push = 1'b0; stk_push_kind = '0; stk_push_mask = '0; stk_push_pc = '0;
+    stk_pop = 1'b0; stk_leave = 1'b0; stk_leave_kind = '0; stk_exit = 1'b0;
+    bar_block = '0; bar_id = '0; bar_clear = 1'b0; bar_arrive = 1'b0;
     sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0;
     rq_valid = 1'b0; rq_id = '0; rq_kind = 2'd0; rq_addr = '0;
     rq_mask = '0; rq_data = '0; rq_atom = '0;
@@ -1797,7 +1799,7 @@ module tsm_sm #(
           for (i_ = 0; i_ < W; i_++) w_blk_d[BW*i_ +: BW] = (i_ == 32'(free_warp)) ? rel_blk_q : w_blk_d[BW*i_ +: BW];
           for (i_ = 0; i_ < W; i_++) w_wib_d[5*i_ +: 5] = (i_ == 32'(free_warp)) ? k_q[4:0] : w_wib_d[5*i_ +: 5];
           for (i_ = 0; i_ < W; i_++) w_base_d[RA*i_ +: RA] = (i_ == 32'(free_warp)) ? (RA'(row_q[31:0] + 32'(k_q) * regs_i * G)) : w_base_d[RA*i_ +: RA];
-          for (i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(free_warp)) ? '0 : w_sp_d[SPW*i_ +: SPW];
+          stk_clear = 1'b1;
           for (i_ = 0; i_ < W; i_++) w_tid0_d[3*DW*i_ +: 3*DW] = (i_ == 32'(free_warp)) ? walk_q : w_tid0_d[3*DW*i_ +: 3*DW];
           for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(free_warp)) ? '0 : w_ld_e[4*i_ +: 4];
           // w_st is not cleared: the slot's previous warp may have exited with stores in flight,
@@ -2258,7 +2260,6 @@ module tsm_sm #(
 
       // ---- control flow ----
       E_CT: begin
-        stk_addr = ($clog2(W*SD))'(32'(cw_q) * SD + 32'(spt_c));
         st_d = E_RET;
         unique case (op)
           tsm_isa_pkg::OP_TRAP: begin
@@ -2274,12 +2275,11 @@ module tsm_sm #(
                 flt_kind_d = F_OVERFLOW; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else begin
-                stk_we = 1'b1;
-                stk_wdata = {K_DIV, act_c & ~cexec_q, cpc_q + 32'd1};
+                stk_push = 1'b1;
+                stk_push_kind = K_DIV; stk_push_mask = act_c & ~cexec_q; stk_push_pc = cpc_q + 32'd1;
 `ifdef TSM_MUTANTS
-                if (`TSM_MUT(6)) stk_wdata = {K_DIV, act_c, cpc_q + 32'd1};
+                if (`TSM_MUT(6)) stk_push_mask = act_c;
 `endif
-                for (i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? spt_c + 1'b1 : w_sp_d[SPW*i_ +: SPW];
                 nact_d = cexec_q;
                 npc_d = ct_tgt;
               end
@@ -2294,10 +2294,10 @@ module tsm_sm #(
                 flt_kind_d = F_OVERFLOW; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else begin
-                stk_we = 1'b1;
-                stk_wdata = {op == tsm_isa_pkg::OP_SSY ? K_SYNC : op == tsm_isa_pkg::OP_PBK ? K_BRK : K_RET, act_c,
-                             op == tsm_isa_pkg::OP_CAL ? cpc_q + 32'd1 : ct_tgt};
-                for (i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? spt_c + 1'b1 : w_sp_d[SPW*i_ +: SPW];
+                stk_push = 1'b1;
+                stk_push_kind = op == tsm_isa_pkg::OP_SSY ? K_SYNC : op == tsm_isa_pkg::OP_PBK ? K_BRK : K_RET;
+                stk_push_mask = act_c;
+                stk_push_pc = op == tsm_isa_pkg::OP_CAL ? cpc_q + 32'd1 : ct_tgt;
                 if (op == tsm_isa_pkg::OP_CAL) npc_d = ct_tgt;
               end
             end
@@ -2311,9 +2311,8 @@ module tsm_sm #(
                 flt_kind_d = F_UNDERFLOW; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else begin
-                sw_d = SW_POP;
-                sidx_d = (SPW + 1)'(spt_c) - 1'b1;
-                st_d = E_STK_RD;
+                stk_pop = 1'b1;
+                st_d = E_STK;
               end
             end
           end
@@ -2323,10 +2322,9 @@ module tsm_sm #(
                 flt_kind_d = F_UNDERFLOW; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else begin
-                sw_d = SW_LEAVE;
-                skind_d = op == tsm_isa_pkg::OP_BRK ? K_BRK : K_RET;
-                sidx_d = (SPW + 1)'(spt_c) - 1'b1;
-                st_d = E_STK_RD;
+                stk_leave = 1'b1;
+                stk_leave_kind = op == tsm_isa_pkg::OP_BRK ? K_BRK : K_RET;
+                st_d = E_STK;
               end
             end
           end
@@ -2335,9 +2333,8 @@ module tsm_sm #(
               nlive_d = live_c & ~cexec_q;
               nact_d = act_c & ~cexec_q;
               if (spt_c != '0) begin
-                sw_d = SW_EXIT;
-                sidx_d = '0;
-                st_d = E_STK_RD;
+                stk_exit = 1'b1;
+                st_d = E_STK;
               end else if ((act_c & ~cexec_q) == '0) begin
                 npc_d = cpc_q + 32'd1;
               end
@@ -2346,66 +2343,16 @@ module tsm_sm #(
           default: ;  // NOP
         endcase
       end
-      E_STK_RD: begin
-        stk_addr = ($clog2(W*SD))'(32'(cw_q) * SD + 32'(sidx_q));
-        st_d = E_STK_USE;
+      E_STK: begin
+        // The reconvergence stack walks (u_simt_stack): the warp's new active lanes and PC as it
+        // gives them, until it is done (or finds no entry for BRK or RET).
+        if (stk_active_valid) nact_d = stk_active;
+        if (stk_pc_valid) npc_d = stk_pc;
+        if (stk_fault) begin
+          flt_kind_d = F_UNDERFLOW; ef_src = EF_PLAIN;
+          st_d = E_FAULT;
+        end else if (stk_done) st_d = E_RET;
       end
-      E_STK_USE: begin
-        stk_addr = ($clog2(W*SD))'(32'(cw_q) * SD + 32'(sidx_q));
-        unique case (sw_q)
-          SW_POP: begin
-            // Pop the entry; keep popping while no lane is active.
-            for (i_ = 0; i_ < W; i_++) w_sp_d[SPW*i_ +: SPW] = (i_ == 32'(cw_q)) ? (SPW'(sidx_q)) : w_sp_d[SPW*i_ +: SPW];
-`ifdef TSM_MUTANTS
-            if (`TSM_MUT(5)) w_sp_d = w_sp_q;
-`endif
-            nact_d = stk_mask & nlive_q;
-            npc_d = stk_pc;
-            if ((stk_mask & nlive_q) == '0 && sidx_q != '0) begin
-              sidx_d = sidx_q - 1'b1;
-              st_d = E_STK_RD;
-            end else st_d = E_RET;
-          end
-          SW_LEAVE: begin
-            if (stk_kind == skind_q) begin
-              nact_d = act_c & ~cexec_q;
-              if ((act_c & ~cexec_q) == '0) begin
-                npc_d = cpc_q + 32'd1;
-                sw_d = SW_POP;
-                sidx_d = (SPW + 1)'(spt_c) - 1'b1;
-                st_d = E_STK_RD;
-              end else st_d = E_RET;
-            end else begin
-              // The leaving lanes leave every entry above the matching one.
-              stk_we = 1'b1;
-              stk_wdata = {stk_kind, stk_mask & ~cexec_q, stk_pc};
-              if (sidx_q == '0) begin
-                flt_kind_d = F_UNDERFLOW; ef_src = EF_PLAIN;
-                st_d = E_FAULT;
-              end else begin
-                sidx_d = sidx_q - 1'b1;
-                st_d = E_STK_RD;
-              end
-            end
-          end
-          default: begin  // SW_EXIT: the exited lanes leave every entry
-            stk_we = 1'b1;
-            stk_wdata = {stk_kind, stk_mask & ~cexec_q, stk_pc};
-            if (32'(sidx_q) + 1 == 32'(spt_c)) begin
-              if (nact_q == '0) begin
-                npc_d = cpc_q + 32'd1;
-                sw_d = SW_POP;
-                sidx_d = (SPW + 1)'(spt_c) - 1'b1;
-                st_d = E_STK_WR;  // let the write land before the pop reads
-              end else st_d = E_RET;
-            end else begin
-              sidx_d = sidx_q + 1'b1;
-              st_d = E_STK_RD;
-            end
-          end
-        endcase
-      end
-      E_STK_WR: st_d = E_STK_RD;
 
       // ---- barriers ----
       E_BAR_RD: begin
@@ -2986,7 +2933,7 @@ module tsm_sm #(
     logic [31:0]    pc, active;
     assign state = ws_barrier[w] ? 3'(WS_BARRIER) : ws_scoreboard[w] ? 3'(WS_SCOREBOARD) : ws_memory[w] ? 3'(WS_MEMORY) :
                    ws_sfu[w] ? 3'(WS_SFU) : ws_running[w] ? 3'(WS_RUNNING) : ws_ready[w] ? 3'(WS_READY) : 3'(WS_EXITED);
-    assign depth = w_sp_q[SPW*w +: SPW];
+    assign depth = stk_depth[SPW*w +: SPW];
     assign pc = w_pc_q[32*w +: 32];
     assign active = w_active_q[32*w +: 32];
   end
@@ -2999,17 +2946,17 @@ module tsm_sm #(
   // ---- registers ----------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      st_q <= E_IDLE; sw_q <= SW_POP; running_q <= 1'b0;
+      st_q <= E_IDLE; running_q <= 1'b0;
       w_valid_q <= '0; w_wait_q <= '0; w_sb_q <= '0; w_atom_q <= '0; w_sfu_q <= '0; w_sfuw_q <= '0;
       w_pc_q <= '0; w_active_q <= '0; w_live_q <= '0; w_seq_q <= '0;
-      w_blk_q <= '0; w_wib_q <= '0; w_base_q <= '0; w_sp_q <= '0; w_bar_q <= '0;
+      w_blk_q <= '0; w_wib_q <= '0; w_base_q <= '0; w_bar_q <= '0;
       w_bred_q <= '0; w_bred_rd_q <= '0; w_bred_lanes_q <= '0; w_bred_seq_q <= '0;
       w_tid0_q <= '0; w_ld_q <= '0; w_st_q <= '0; pred_q <= '0;
       b_valid_q <= '0; b_ctaid_q <= '0; b_unfin_q <= '0; b_sbase_q <= '0;
       resident_q <= '0; pl_pend_q <= 1'b0; pl_linear_q <= '0; pl_ctaid_q <= '0;
       cw_q <= '0; ci_q <= '0; cpc_q <= '0; cexec_q <= '0; cseq_q <= '0; bconst_q <= '0; bconst_hi_q <= '0;
       npc_q <= '0; nact_q <= '0; nlive_q <= '0; g_q <= '0; k_q <= '0; lane_q <= '0; cnt_q <= '0;
-      sidx_q <= '0; skind_q <= '0; spush_q <= '0; rel_pend_q <= 1'b0; fin_q <= 1'b0;
+      rel_pend_q <= 1'b0; fin_q <= 1'b0;
       rel_blk_q <= '0; rel_id_q <= '0; rel_val_q <= '0; rel_w_q <= '0; fin_id_q <= '0;
       hi_q <= '0; row_q <= '0;
       dpa_q <= '0; dpb_q <= '0; dpc_q <= '0; dpr_q <= '0; dpp_q <= '0; prow_q <= '0; pwe1_q <= '0; pwe2_q <= '0;
@@ -3026,17 +2973,17 @@ module tsm_sm #(
       cm_addr_o <= '0; cm_mask_o <= '0; cm_wdata_o <= '0;
       cr_valid_o <= 1'b0; cr_warp_o <= '0; cr_seq_o <= '0; cr_pc_o <= '0; cr_active_o <= '0; cr_exec_o <= '0; cr_exit_o <= 1'b0;
     end else begin
-      st_q <= st_d; sw_q <= sw_d; running_q <= running_d;
+      st_q <= st_d; running_q <= running_d;
       w_valid_q <= w_valid_d; w_wait_q <= w_wait_d; w_sb_q <= w_sb_d; w_atom_q <= w_atom_d; w_sfu_q <= w_sfu_d; w_sfuw_q <= w_sfuw_d;
       w_pc_q <= w_pc_d; w_active_q <= w_active_d; w_live_q <= w_live_d; w_seq_q <= w_seq_d;
-      w_blk_q <= w_blk_d; w_wib_q <= w_wib_d; w_base_q <= w_base_d; w_sp_q <= w_sp_d; w_bar_q <= w_bar_d;
+      w_blk_q <= w_blk_d; w_wib_q <= w_wib_d; w_base_q <= w_base_d; w_bar_q <= w_bar_d;
       w_bred_q <= w_bred_d; w_bred_rd_q <= w_bred_rd_d; w_bred_lanes_q <= w_bred_lanes_d; w_bred_seq_q <= w_bred_seq_d;
       w_tid0_q <= w_tid0_d; w_ld_q <= w_ld_d; w_st_q <= w_st_d; pred_q <= pred_d;
       b_valid_q <= b_valid_d; b_ctaid_q <= b_ctaid_d; b_unfin_q <= b_unfin_d; b_sbase_q <= b_sbase_d;
       resident_q <= resident_d; pl_pend_q <= pl_pend_d; pl_linear_q <= pl_linear_d; pl_ctaid_q <= pl_ctaid_d;
       cw_q <= cw_d; ci_q <= ci_d; cpc_q <= cpc_d; cexec_q <= cexec_d; cseq_q <= cseq_d; bconst_q <= bconst_d; bconst_hi_q <= bconst_hi_d;
       npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; g_q <= g_d; k_q <= k_d; lane_q <= lane_d; cnt_q <= cnt_d;
-      sidx_q <= sidx_d; skind_q <= skind_d; spush_q <= spush_d; rel_pend_q <= rel_pend_d; fin_q <= fin_d;
+      rel_pend_q <= rel_pend_d; fin_q <= fin_d;
       rel_blk_q <= rel_blk_d; rel_id_q <= rel_id_d; rel_val_q <= rel_val_d; rel_w_q <= rel_w_d; fin_id_q <= fin_id_d;
       hi_q <= hi_d; row_q <= row_d;
       dpa_q <= dpa_d; dpb_q <= dpb_d; dpc_q <= dpc_d; dpr_q <= dpr_d; dpp_q <= dpp_d; prow_q <= prow_d; pwe1_q <= pwe1_d; pwe2_q <= pwe2_d;
