@@ -1,6 +1,6 @@
-// The GPU top level: control/status registers over MMIO, NumSms SMs, the compute work distributor
-// handing them blocks in linear order (tsm_work_distributor) and the round-robin arbiter that shares
-// one memory port (tsm_mem_arbiter).
+// The GPU top level: the control/status registers over MMIO (tsm_mmio_regs), NumSms SMs, the
+// compute work distributor handing them blocks in linear order (tsm_work_distributor) and the
+// round-robin arbiter that shares one memory port (tsm_mem_arbiter).
 // Interfaces: docs/gpu-interfaces.md; theory of operation: docs/sm-rtl.md §1.
 module tsm_gpu #(
   /// SMs in this top level.
@@ -72,22 +72,15 @@ module tsm_gpu #(
   localparam int unsigned NumCounters = 12;
   localparam int unsigned PerfEvents = 9;
 
-  // ---- CSRs -----------------------------------------------------------------------------------------
-  logic [31:0] desc_q [40];   // 0x020..0x0BC as words 0..39 (0x020 + 4*i)
-  // The descriptor's MMIO read-back comes from a copy in a memory (LUT RAM on an FPGA) written with
-  // desc_q, and a word not written since reset reads 0: a 40:1 multiplexer of the registers, which
-  // also feed the SMs, was the board's worst routing congestion (docs/fpga.md).
-  logic [31:0] desc_rb_mem [40];
-  logic [39:0] desc_rb_set_q;
-  logic [5:0]  desc_idx;
-  assign desc_idx = 6'((32'(mmio_addr_i) - 32'h20) >> 2);
-  logic        busy_q, done_q, start_q, fault_q;
-  logic [31:0] wd_q;
-  logic [3:0]  fkind_q;
-  logic [31:0] fsm_q, fwarp_q, fpc_q, faddr_q, flane_q;
-  logic [63:0] ctr_q [NumCounters];
-  logic        rvalid_q;
-  logic [31:0] rdata_q;
+  // ---- MMIO registers (tsm_mmio_regs.sv): the descriptor, CTRL/STATUS, faults, counters ----
+  logic [40*32-1:0] desc;     // descriptor word i: desc[32*i +: 32] (0x020 + 4*i)
+  logic             launch;   // CTRL is written: a launch starts
+  logic             start;    // ... and the SMs start, a clock later
+  logic [2:0]       status;
+  logic             busy, fault;
+  assign busy = status[0];
+  assign fault = status[2];
+  assign status_o = status;
 
   // Descriptor word index of a register (docs/gpu-interfaces.md §1).
   localparam int unsigned D_CODE_BASE = 0, D_ENTRY = 1, D_GRID_X = 2, D_GRID_Y = 3, D_GRID_Z = 4, D_BLOCK_X = 5,
@@ -116,22 +109,22 @@ module tsm_gpu #(
 
   // SMs taking part in the launch: ACTIVE_SMS, 0 meaning all.
   logic [31:0] active;
-  assign active = (desc_q[D_ACTIVE] == '0 || desc_q[D_ACTIVE] > NumSms) ? NumSms : desc_q[D_ACTIVE];
-
-  for (genvar i = 0; i < 16; i++) begin : g_cb
-    assign cbanks[32*i +: 32] = desc_q[D_CBANK + i];
-  end
+  assign active = (desc[32*D_ACTIVE +: 32] == '0 || desc[32*D_ACTIVE +: 32] > NumSms) ? NumSms : desc[32*D_ACTIVE +: 32];
+  assign cbanks = desc[32*D_CBANK +: 16*32];
+  // Read by the MMIO block itself (WATCHDOG), reserved (words 20 to 23), or unused bits of SCHED_POLICY.
+  logic unused_desc;
+  assign unused_desc = ^{desc[32*D_WATCHDOG +: 32], desc[32*20 +: 4*32], desc[32*D_SCHED + 4 +: 28]};
 
   for (genvar s = 0; s < NumSms; s++) begin : g_sm
     tsm_sm #(.HexDir(HexDir), .NumSms(NumSms)) u_sm (
       .clk_i, .rst_ni, .sm_id_i(32'(s)), .num_sms_i(active),
-      .code_base_i(desc_q[D_CODE_BASE]), .code_words_i(desc_q[D_CODE_WORDS]), .entry_pc_i(desc_q[D_ENTRY]),
-      .grid_x_i(desc_q[D_GRID_X]), .grid_y_i(desc_q[D_GRID_Y]), .grid_z_i(desc_q[D_GRID_Z]),
-      .block_x_i(desc_q[D_BLOCK_X]), .block_y_i(desc_q[D_BLOCK_Y]), .block_z_i(desc_q[D_BLOCK_Z]),
-      .threads_i(desc_q[D_THREADS]), .warps_i(desc_q[D_WARPS]), .regs_i(desc_q[D_REGS]), .shared_i(desc_q[D_SHARED]),
-      .local_bytes_i(desc_q[D_LOCAL_BYTES]), .local_base_i(desc_q[D_LOCAL_BASE]),
-      .blocks_per_sm_i(desc_q[D_BLOCKS_PER_SM]), .cbank_base_i(cbanks), .sched_policy_i(desc_q[D_SCHED][3:0]),
-      .start_i(start_q), .stop_i(fault_q || (|sm_fault)),
+      .code_base_i(desc[32*D_CODE_BASE +: 32]), .code_words_i(desc[32*D_CODE_WORDS +: 32]), .entry_pc_i(desc[32*D_ENTRY +: 32]),
+      .grid_x_i(desc[32*D_GRID_X +: 32]), .grid_y_i(desc[32*D_GRID_Y +: 32]), .grid_z_i(desc[32*D_GRID_Z +: 32]),
+      .block_x_i(desc[32*D_BLOCK_X +: 32]), .block_y_i(desc[32*D_BLOCK_Y +: 32]), .block_z_i(desc[32*D_BLOCK_Z +: 32]),
+      .threads_i(desc[32*D_THREADS +: 32]), .warps_i(desc[32*D_WARPS +: 32]), .regs_i(desc[32*D_REGS +: 32]), .shared_i(desc[32*D_SHARED +: 32]),
+      .local_bytes_i(desc[32*D_LOCAL_BYTES +: 32]), .local_base_i(desc[32*D_LOCAL_BASE +: 32]),
+      .blocks_per_sm_i(desc[32*D_BLOCKS_PER_SM +: 32]), .cbank_base_i(cbanks), .sched_policy_i(desc[32*D_SCHED +: 4]),
+      .start_i(start), .stop_i(fault || (|sm_fault)),
       .blk_valid_i(sm_blk_valid[s]), .blk_ready_o(sm_blk_ready[s]), .blk_linear_i(next_q), .blk_ctaid_i(ctaid_q),
       .idle_o(sm_idle[s]),
       .fault_o(sm_fault[s]), .fault_kind_o(sm_fkind[4*s +: 4]), .fault_warp_o(sm_fwarp[32*s +: 32]),
@@ -170,29 +163,13 @@ module tsm_gpu #(
   );
 
   // ---- work distributor (tsm_work_distributor.sv): blocks in linear order to the SMs with room ----
-  logic launch;     // CTRL is written: a launch starts
   logic all_issued; // every block of the launch has been handed out
-  assign launch = mmio_valid_i && mmio_write_i && mmio_addr_i == 12'h010 && mmio_wdata_i[0] && !busy_q;
   tsm_work_distributor #(.NumSms(NumSms), .SmBits(SmBits)) u_work_distributor (
-    .clk_i, .rst_ni, .launch_i(launch), .enable_i(busy_q && !start_q), .total_i(desc_q[D_TOTAL]),
-    .grid_x_i(desc_q[D_GRID_X]), .grid_y_i(desc_q[D_GRID_Y]), .active_i(active),
+    .clk_i, .rst_ni, .launch_i(launch), .enable_i(busy && !start), .total_i(desc[32*D_TOTAL +: 32]),
+    .grid_x_i(desc[32*D_GRID_X +: 32]), .grid_y_i(desc[32*D_GRID_Y +: 32]), .active_i(active),
     .blk_valid_o(sm_blk_valid), .blk_ready_i(sm_blk_ready), .blk_linear_o(next_q), .blk_ctaid_o(ctaid_q),
     .all_issued_o(all_issued)
   );
-
-  // ---- sequential logic ----------------------------------------------------------------------------------
-  logic [3:0] first_kind;
-  logic [31:0] first_sm;
-  always_comb begin
-    first_kind = '0;
-    first_sm = '0;
-    for (int s = NumSms - 1; s >= 0; s--) begin
-      if (sm_fault[s]) begin
-        first_kind = sm_fkind[4*s +: 4];
-        first_sm = 32'(s);
-      end
-    end
-  end
 
   // Counter increments this cycle, summed over the SMs (docs/sm-rtl.md §4): 1 warp instructions,
   // 2 thread instructions, 3 SP busy, 4 SFU busy, 5 scoreboard stalls, 6 barrier stalls, 7 fetch
@@ -216,76 +193,11 @@ module tsm_gpu #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      for (int i = 0; i < 40; i++) desc_q[i] <= '0;
-      desc_rb_set_q <= '0;
-      for (int i = 0; i < NumCounters; i++) ctr_q[i] <= '0;
-      busy_q <= 1'b0; done_q <= 1'b0; start_q <= 1'b0; fault_q <= 1'b0; wd_q <= '0;
-      fkind_q <= '0; fsm_q <= '0; fwarp_q <= '0; fpc_q <= '0; faddr_q <= '0; flane_q <= '0;
-      rvalid_q <= 1'b0; rdata_q <= '0;
-    end else begin
-      start_q <= 1'b0;
-      rvalid_q <= mmio_valid_i && !mmio_write_i;
-      if (mmio_valid_i && mmio_write_i) begin
-        if (launch) begin
-          busy_q <= 1'b1; done_q <= 1'b0; start_q <= 1'b1; fault_q <= 1'b0; wd_q <= '0;
-          fkind_q <= '0; fsm_q <= '0; fwarp_q <= '0; fpc_q <= '0; faddr_q <= '0; flane_q <= '0;
-          for (int i = 0; i < NumCounters; i++) ctr_q[i] <= '0;
-        end else if (mmio_addr_i >= 12'h020 && mmio_addr_i < 12'h0C0 && !busy_q) begin
-          desc_q[desc_idx] <= mmio_wdata_i;
-          desc_rb_set_q[desc_idx] <= 1'b1;
-        end
-      end
-      if (mmio_valid_i && !mmio_write_i) begin
-        rdata_q <= '0;
-        if (mmio_addr_i == 12'h000) rdata_q <= 32'h314D_5354;
-        if (mmio_addr_i == 12'h004) rdata_q <= 32'(NumSms);
-        if (mmio_addr_i == 12'h008) rdata_q <= tsm_cfg_pkg::ConfigTag[31:0];
-        if (mmio_addr_i == 12'h00C) rdata_q <= tsm_cfg_pkg::ConfigTag[63:32];
-        if (mmio_addr_i == 12'h014) rdata_q <= {29'd0, fault_q, done_q, busy_q};
-        if (mmio_addr_i >= 12'h020 && mmio_addr_i < 12'h0C0 && desc_rb_set_q[desc_idx]) rdata_q <= desc_rb_mem[desc_idx];
-        if (mmio_addr_i == 12'h100) rdata_q <= {28'd0, fkind_q};
-        if (mmio_addr_i == 12'h104) rdata_q <= fsm_q;
-        if (mmio_addr_i == 12'h108) rdata_q <= fwarp_q;
-        if (mmio_addr_i == 12'h10C) rdata_q <= fpc_q;
-        if (mmio_addr_i == 12'h110) rdata_q <= faddr_q;
-        if (mmio_addr_i == 12'h114) rdata_q <= flane_q;
-        if (mmio_addr_i >= 12'h200 && mmio_addr_i < 12'h200 + 12'(8 * NumCounters))
-          rdata_q <= mmio_addr_i[2] ? ctr_q[(32'(mmio_addr_i) - 32'h200) >> 3][63:32]
-                                    : ctr_q[(32'(mmio_addr_i) - 32'h200) >> 3][31:0];
-      end
-      if (busy_q && !start_q) begin
-        wd_q <= wd_q + 32'd1;
-        ctr_q[0] <= ctr_q[0] + 64'd1;
-        for (int c = 1; c < NumCounters; c++) ctr_q[c] <= ctr_q[c] + 64'(ctr_inc[8*c +: 8]);
-        // The first fault stops everything; outstanding requests still drain.
-        if (|sm_fault && !fault_q) begin
-          fault_q <= 1'b1;
-          fkind_q <= first_kind;
-          fsm_q <= first_sm;
-          fwarp_q <= sm_fwarp[32*first_sm +: 32];
-          fpc_q <= sm_fpc[32*first_sm +: 32];
-          faddr_q <= sm_faddr[32*first_sm +: 32];
-          flane_q <= sm_flane[32*first_sm +: 32];
-        end else if (!fault_q && desc_q[D_WATCHDOG] != '0 && wd_q >= desc_q[D_WATCHDOG]) begin
-          fault_q <= 1'b1;
-          fkind_q <= 4'd8;
-          fsm_q <= 32'hFFFF_FFFF; fwarp_q <= 32'hFFFF_FFFF; fpc_q <= 32'hFFFF_FFFF; faddr_q <= '0; flane_q <= 32'hFFFF_FFFF;
-        end
-        if (fault_q) busy_q <= 1'b0;  // outstanding requests drain on their own
-        if (!fault_q && all_issued && &sm_idle && !(|sm_blk_valid)) begin
-          busy_q <= 1'b0;
-          done_q <= 1'b1;
-        end
-      end
-    end
-  end
-  always_ff @(posedge clk_i) begin
-    if (mmio_valid_i && mmio_write_i && mmio_addr_i >= 12'h020 && mmio_addr_i < 12'h0C0 && !busy_q)
-      desc_rb_mem[desc_idx] <= mmio_wdata_i;
-  end
-  assign mmio_rvalid_o = rvalid_q;
-  assign mmio_rdata_o = rdata_q;
-  assign status_o = {fault_q, done_q, busy_q};
+  tsm_mmio_regs #(.NumSms(NumSms), .NumCounters(NumCounters), .ConfigTag(tsm_cfg_pkg::ConfigTag)) u_mmio_regs (
+    .clk_i, .rst_ni, .mmio_valid_i, .mmio_write_i, .mmio_addr_i, .mmio_wdata_i, .mmio_rvalid_o, .mmio_rdata_o,
+    .descriptor_o(desc), .launch_o(launch), .start_o(start), .status_o(status),
+    .sm_fault_i(sm_fault), .sm_fault_kind_i(sm_fkind), .sm_fault_warp_i(sm_fwarp), .sm_fault_pc_i(sm_fpc),
+    .sm_fault_addr_i(sm_faddr), .sm_fault_lane_i(sm_flane),
+    .finished_i(all_issued && &sm_idle && !(|sm_blk_valid)), .counter_increments_i(ctr_inc)
+  );
 endmodule
