@@ -10,6 +10,7 @@
 #include "arith/fp.hpp"
 #include "golden/coverage.hpp"
 #include "golden/int_lane.hpp"
+#include "golden/shfl_lane.hpp"
 #include "golden/state.hpp"
 #include "sfu/sfu.hpp"
 
@@ -813,22 +814,9 @@ void Exec::warp_op(g::Op op) {
       const auto mode = e<g::Shfl>(Field::shfl);
       for (unsigned lane = 0; lane < kWarpSize; ++lane) {
         if (!(exec_ >> lane & 1)) continue;
-        const uint32_t bval = static_cast<uint32_t>(b_value(lane)) & 31;
-        const uint32_t cval = reg(lane, f(Field::rc));
-        const int clamp = static_cast<int>(cval & 31), segmask = static_cast<int>(cval >> 8 & 31);
-        const int max_lane = (static_cast<int>(lane) & segmask) | (clamp & ~segmask);
-        const int min_lane = static_cast<int>(lane) & segmask;
-        int j = 0;
-        bool ok = false;
-        switch (mode) {
-          case g::Shfl::UP: j = static_cast<int>(lane) - static_cast<int>(bval); ok = j >= max_lane; break;
-          case g::Shfl::DOWN: j = static_cast<int>(lane + bval); ok = j <= max_lane; break;
-          case g::Shfl::BFLY: j = static_cast<int>(lane ^ bval); ok = j <= max_lane; break;
-          case g::Shfl::IDX: j = min_lane | (static_cast<int>(bval) & ~segmask); ok = j <= max_lane; break;
-        }
-        if (!ok) j = static_cast<int>(lane);
-        write_reg(lane, rd, src[static_cast<unsigned>(j)]);
-        write_pred(lane, f(Field::pd2), ok);
+        const ShflLane shfl = shfl_lane(mode, lane, static_cast<uint32_t>(b_value(lane)), reg(lane, f(Field::rc)));
+        write_reg(lane, rd, src[shfl.source]);
+        write_pred(lane, f(Field::pd2), shfl.in_range);
       }
       break;
     }

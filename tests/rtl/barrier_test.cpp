@@ -6,7 +6,6 @@
 // a barrier the others wait at. Random blocks of warps arrive and exit clock by clock, and the
 // directed cases pin what a kernel relies on. The RTL build also carries the barrier's deliberate
 // bug (rtl/mutants/mutants.json, mutant 8), which must be caught here.
-#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -21,6 +20,7 @@
 #include <verilated.h>
 
 #include TSM_MODEL_HEADER
+#include "unit_driver.hpp"
 
 namespace {
 
@@ -56,16 +56,12 @@ struct Decision {
 
 class BarrierUnit : public ::testing::Test {
  protected:
-  explicit BarrierUnit(const std::string& plusargs = "") {
-    const char* argv[] = {"barrier_test", plusargs.c_str()};
-    ctx_->commandArgs(plusargs.empty() ? 1 : 2, argv);
-    dut_ = std::make_unique<TSM_MODEL_CLASS>(ctx_.get());
+  explicit BarrierUnit(const std::string& plusargs = "") : unit_(plusargs) {
     dut_->clk_i = 0;
     dut_->eval();
     // Records start empty, as block placement leaves them.
     for (unsigned b = 0; b < kBlocks; ++b) clear_block(b);
   }
-  ~BarrierUnit() override { dut_->final(); }
 
   void idle_inputs(unsigned block, unsigned barrier) {
     dut_->block_i = block;
@@ -80,13 +76,7 @@ class BarrierUnit : public ::testing::Test {
     dut_->arrive_unfinished_i = 0;
     dut_->check_unfinished_i = 0;
   }
-  void clock() {
-    dut_->eval();
-    dut_->clk_i = 1;
-    dut_->eval();
-    dut_->clk_i = 0;
-    dut_->eval();
-  }
+  void clock() { tsm::rtltest::clock(*dut_); }
   void clear_block(unsigned block) {
     for (unsigned id = 0; id < kBarriers; ++id) {
       idle_inputs(block, id);
@@ -128,8 +118,8 @@ class BarrierUnit : public ::testing::Test {
     return d;
   }
 
-  std::unique_ptr<VerilatedContext> ctx_ = std::make_unique<VerilatedContext>();
-  std::unique_ptr<TSM_MODEL_CLASS> dut_;
+  tsm::rtltest::Unit<TSM_MODEL_CLASS> unit_;
+  TSM_MODEL_CLASS* dut_ = unit_.dut.get();
 };
 
 /// The reference's side of an arrival (Exec::barrier, then try_release).
@@ -318,14 +308,7 @@ class BarrierMutant : public RandomRun {
 };
 
 TEST_F(BarrierMutant, EarlyReleaseIsCaught) {
-  unsigned bad = 0;
-  {
-    ::testing::ScopedTrace note(__FILE__, __LINE__, "the mismatches below are the mutant's and expected");
-    ::testing::TestPartResultArray failures;
-    ::testing::ScopedFakeTestPartResultReporter quiet(::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD,
-                                                     &failures);
-    bad = run(2000, 5, true);
-  }
+  const unsigned bad = tsm::rtltest::expecting_mismatches([&] { return run(2000, 5, true); });
   EXPECT_GT(bad, 0u) << "mutant 8 went unnoticed";
 }
 #endif

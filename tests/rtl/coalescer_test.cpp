@@ -5,7 +5,6 @@
 // every access size; then the patterns a CUDA programmer knows (unit stride, broadcast, stride 2,
 // scattered) as requests per warp. The RTL build also carries the coalescer's deliberate bug
 // (rtl/mutants/mutants.json, mutant 9), which must be caught here.
-#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -19,6 +18,7 @@
 #include <verilated.h>
 
 #include TSM_MODEL_HEADER
+#include "unit_driver.hpp"
 
 namespace {
 
@@ -58,12 +58,7 @@ Line reference(const Access& a) {
 
 class Coalescer : public ::testing::Test {
  protected:
-  explicit Coalescer(const std::string& plusargs = "") {
-    const char* argv[] = {"coalescer_test", plusargs.c_str()};
-    ctx_->commandArgs(plusargs.empty() ? 1 : 2, argv);
-    dut_ = std::make_unique<TSM_MODEL_CLASS>(ctx_.get());
-  }
-  ~Coalescer() override { dut_->final(); }
+  explicit Coalescer(const std::string& plusargs = "") : unit_(plusargs) {}
 
   Line apply(const Access& a) {
     dut_->pending_i = a.pending;
@@ -137,8 +132,8 @@ class Coalescer : public ::testing::Test {
     return bad;
   }
 
-  std::unique_ptr<VerilatedContext> ctx_ = std::make_unique<VerilatedContext>();
-  std::unique_ptr<TSM_MODEL_CLASS> dut_;
+  tsm::rtltest::Unit<TSM_MODEL_CLASS> unit_;
+  TSM_MODEL_CLASS* dut_ = unit_.dut.get();
 };
 
 TEST_F(Coalescer, MatchesTheRule) { EXPECT_EQ(random_run(TSM_RANDOM_CASES, 1), 0u); }
@@ -197,14 +192,7 @@ class CoalescerMutant : public Coalescer {
 };
 
 TEST_F(CoalescerMutant, WholeWordStoreIsCaught) {
-  unsigned bad = 0;
-  {
-    ::testing::ScopedTrace note(__FILE__, __LINE__, "the mismatches below are the mutant's and expected");
-    ::testing::TestPartResultArray failures;
-    ::testing::ScopedFakeTestPartResultReporter quiet(::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD,
-                                                     &failures);
-    bad = random_run(2000, 7, true);
-  }
+  const unsigned bad = tsm::rtltest::expecting_mismatches([&] { return random_run(2000, 7, true); });
   EXPECT_GT(bad, 0u) << "mutant 9 went unnoticed";
 }
 #endif

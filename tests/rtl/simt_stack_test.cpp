@@ -5,7 +5,6 @@
 // stack depth compared after every instruction, and the walks' clock counts pinned. The RTL build
 // also carries the stack's deliberate bug (rtl/mutants/mutants.json, mutant 5), which must be
 // caught here.
-#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -20,6 +19,7 @@
 #include <verilated.h>
 
 #include TSM_MODEL_HEADER
+#include "unit_driver.hpp"
 
 namespace {
 
@@ -46,19 +46,9 @@ struct Warp {
 
 class SimtStack : public ::testing::Test {
  protected:
-  explicit SimtStack(const std::string& plusargs = "") {
-    const char* argv[] = {"simt_stack_test", plusargs.c_str()};
-    ctx_->commandArgs(plusargs.empty() ? 1 : 2, argv);
-    dut_ = std::make_unique<TSM_MODEL_CLASS>(ctx_.get());
-    dut_->clk_i = 0;
-    dut_->rst_ni = 1;
-    dut_->eval();
-    dut_->rst_ni = 0;
-    dut_->eval();
-    dut_->rst_ni = 1;
-    dut_->eval();
+  explicit SimtStack(const std::string& plusargs = "") : unit_(plusargs) {
+    tsm::rtltest::reset(*dut_);
   }
-  ~SimtStack() override { dut_->final(); }
 
   void quiet() {
     dut_->clear_i = 0;
@@ -67,13 +57,7 @@ class SimtStack : public ::testing::Test {
     dut_->leave_i = 0;
     dut_->exit_i = 0;
   }
-  void clock() {
-    dut_->eval();
-    dut_->clk_i = 1;
-    dut_->eval();
-    dut_->clk_i = 0;
-    dut_->eval();
-  }
+  void clock() { tsm::rtltest::clock(*dut_); }
   unsigned depth(unsigned warp) const {
     constexpr unsigned bits = 3;  // DepthBits
     return static_cast<unsigned>(dut_->depth_o >> (bits * warp) & ((1u << bits) - 1));
@@ -242,8 +226,8 @@ class SimtStack : public ::testing::Test {
     return bad;
   }
 
-  std::unique_ptr<VerilatedContext> ctx_ = std::make_unique<VerilatedContext>();
-  std::unique_ptr<TSM_MODEL_CLASS> dut_;
+  tsm::rtltest::Unit<TSM_MODEL_CLASS> unit_;
+  TSM_MODEL_CLASS* dut_ = unit_.dut.get();
 };
 
 TEST_F(SimtStack, MatchesTheGoldenRules) { EXPECT_EQ(random_run(TSM_RANDOM_CASES, 1), 0u); }
@@ -304,14 +288,7 @@ class SimtStackMutant : public SimtStack {
 };
 
 TEST_F(SimtStackMutant, LostPopIsCaught) {
-  unsigned bad = 0;
-  {
-    ::testing::ScopedTrace note(__FILE__, __LINE__, "the mismatches below are the mutant's and expected");
-    ::testing::TestPartResultArray failures;
-    ::testing::ScopedFakeTestPartResultReporter quiet(::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD,
-                                                     &failures);
-    bad = random_run(2000, 9, true);
-  }
+  const unsigned bad = tsm::rtltest::expecting_mismatches([&] { return random_run(2000, 9, true); });
   EXPECT_GT(bad, 0u) << "mutant 5 went unnoticed";
 }
 #endif

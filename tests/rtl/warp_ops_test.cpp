@@ -1,8 +1,8 @@
 // The warp-level operations (rtl/sm/tsm_warp_ops.sv), as Verilated RTL or as the Yosys netlist of
-// it, against the golden model's rules restated in C++ (sim/golden/execute.cpp Exec::warp_op):
-// SHFL's source lane and in-range predicate for every mode, lane, offset, clamp and segment mask;
-// VOTE's ballot and results; S2R's special registers, the lane masks and the thread walk over
-// blocks of every shape. Built with 8 lanes a row (g80's SP lanes).
+// it, against the golden model: SHFL's source lane and in-range predicate for every mode, lane,
+// offset, clamp and segment mask through the golden model's own shfl_lane(); VOTE's ballot and
+// results and S2R's special registers, the lane masks and the thread walk over blocks of every
+// shape, restated in C++ from Exec::warp_op. Built with 8 lanes a row (g80's SP lanes).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -14,6 +14,8 @@
 #include <verilated.h>
 
 #include TSM_MODEL_HEADER
+#include "unit_driver.hpp"
+#include "golden/shfl_lane.hpp"
 #include "tsm/isa_gen.hpp"
 
 namespace {
@@ -21,36 +23,15 @@ namespace {
 constexpr unsigned kLanes = 8, kRows = 32 / kLanes, kWarps = 24, kDimBits = 10;
 namespace g = tsm::isa::gen;
 
-struct Shfl {
-  unsigned source;
-  bool in_range;
-};
+using Shfl = tsm::golden::ShflLane;
 
-/// SHFL's rule for one lane (Exec::warp_op, case SHFL).
-Shfl shfl_rule(g::Shfl mode, unsigned lane, uint32_t bval, uint32_t cval) {
-  bval &= 31;
-  const int clamp = static_cast<int>(cval & 31), segmask = static_cast<int>(cval >> 8 & 31);
-  const int max_lane = (static_cast<int>(lane) & segmask) | (clamp & ~segmask);
-  const int min_lane = static_cast<int>(lane) & segmask;
-  int j = 0;
-  bool ok = false;
-  switch (mode) {
-    case g::Shfl::UP: j = static_cast<int>(lane) - static_cast<int>(bval); ok = j >= max_lane; break;
-    case g::Shfl::DOWN: j = static_cast<int>(lane + bval); ok = j <= max_lane; break;
-    case g::Shfl::BFLY: j = static_cast<int>(lane ^ bval); ok = j <= max_lane; break;
-    case g::Shfl::IDX: j = min_lane | (static_cast<int>(bval) & ~segmask); ok = j <= max_lane; break;
-  }
-  if (!ok) j = static_cast<int>(lane);
-  return {static_cast<unsigned>(j), ok};
-}
+/// SHFL's rule for one lane: the golden model's own (sim/golden/shfl_lane.hpp).
+Shfl shfl_rule(g::Shfl mode, unsigned lane, uint32_t bval, uint32_t cval) { return tsm::golden::shfl_lane(mode, lane, bval, cval); }
 
 class WarpOps : public ::testing::Test {
  protected:
-  WarpOps() { dut_ = std::make_unique<TSM_MODEL_CLASS>(ctx_.get()); }
-  ~WarpOps() override { dut_->final(); }
-
-  std::unique_ptr<VerilatedContext> ctx_ = std::make_unique<VerilatedContext>();
-  std::unique_ptr<TSM_MODEL_CLASS> dut_;
+  tsm::rtltest::Unit<TSM_MODEL_CLASS> unit_;
+  TSM_MODEL_CLASS* dut_ = unit_.dut.get();
 };
 
 TEST_F(WarpOps, ShflMatchesTheRule) {

@@ -5,7 +5,6 @@
 // within Warps choices), greedy-then-oldest stays on one warp while it is ready and then falls
 // back to the warp that became resident first. The RTL build also carries the scheduler's
 // deliberate bugs (rtl/mutants/mutants.json), and each must be caught here.
-#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -19,6 +18,7 @@
 #include <verilated.h>
 
 #include TSM_MODEL_HEADER
+#include "unit_driver.hpp"
 
 namespace {
 
@@ -65,20 +65,10 @@ class Reference {
 
 class WarpSched : public ::testing::Test {
  protected:
-  explicit WarpSched(const std::string& plusargs = "") {
-    const char* argv[] = {"warp_sched_test", plusargs.c_str()};
-    ctx_->commandArgs(plusargs.empty() ? 1 : 2, argv);
-    dut_ = std::make_unique<TSM_MODEL_CLASS>(ctx_.get());
+  explicit WarpSched(const std::string& plusargs = "") : unit_(plusargs) {
     // An edge of the asynchronous reset.
-    dut_->clk_i = 0;
-    dut_->rst_ni = 1;
-    dut_->eval();
-    dut_->rst_ni = 0;
-    dut_->eval();
-    dut_->rst_ni = 1;
-    dut_->eval();
+    tsm::rtltest::reset(*dut_);
   }
-  ~WarpSched() override { dut_->final(); }
 
   struct Inputs {
     uint32_t policy = kLrr;
@@ -138,8 +128,8 @@ class WarpSched : public ::testing::Test {
     return bad;
   }
 
-  std::unique_ptr<VerilatedContext> ctx_ = std::make_unique<VerilatedContext>();
-  std::unique_ptr<TSM_MODEL_CLASS> dut_;
+  tsm::rtltest::Unit<TSM_MODEL_CLASS> unit_;
+  TSM_MODEL_CLASS* dut_ = unit_.dut.get();
 };
 
 TEST_F(WarpSched, LooseRoundRobinMatchesTheRule) { EXPECT_EQ(random_run(kLrr, TSM_RANDOM_CASES, 1), 0u); }
@@ -222,14 +212,7 @@ class WarpSchedMutant : public WarpSched, public ::testing::WithParamInterface<u
 };
 
 TEST_P(WarpSchedMutant, IsCaught) {
-  unsigned bad = 0;
-  {
-    ::testing::ScopedTrace note(__FILE__, __LINE__, "the mismatches below are the mutant's and expected");
-    ::testing::TestPartResultArray failures;
-    ::testing::ScopedFakeTestPartResultReporter quiet(::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD,
-                                                     &failures);
-    bad = random_run(kLrr, 5000, 11, true) + random_run(kGto, 5000, 12, true);
-  }
+  const unsigned bad = tsm::rtltest::expecting_mismatches([&] { return random_run(kLrr, 5000, 11, true) + random_run(kGto, 5000, 12, true); });
   EXPECT_GT(bad, 0u) << "mutant " << GetParam() << " went unnoticed";
 }
 INSTANTIATE_TEST_SUITE_P(Scheduler, WarpSchedMutant, ::testing::Values(13u, 14u));
