@@ -1,11 +1,17 @@
-// One streaming multiprocessor: warp table, instruction and constant caches, decode from
-// tsm_isa_pkg, SP back end, reconvergence stacks, barriers, shared memory and the load/store unit,
-// with a commit port for lockstep; and the units it instantiates: the warp scheduler
-// (tsm_warp_sched), the register file (tsm_regfile), the SP lanes (tsm_sp_group), the SFU pipe
-// (tsm_sfu_pipe), the DP unit (tsm_dp), the shared memory's banks and bank scheduling (tsm_smem)
-// and the outgoing request queue (tsm_fifo). Theory of operation: docs/sm-rtl.md (the "engine" of §2.0 is the state
-// machine below; loads complete in the response processor beside it; §2 lists the units still to
-// come out of this file).
+// One streaming multiprocessor: the engine (docs/sm-rtl.md §2.0) -- warp table, instruction and
+// constant caches, decode from tsm_isa_pkg, issue, the SP back end, the branch unit, the sequencing
+// of barriers, shared memory, loads, stores and atomics -- with a commit port for lockstep; and the
+// units it instantiates: the warp scheduler (tsm_warp_sched), the register file (tsm_regfile), the
+// SP lanes (tsm_sp_group), the SFU pipe (tsm_sfu_pipe), the DP unit (tsm_dp), the shared memory's
+// banks and bank scheduling (tsm_smem), the shared atomics' arithmetic (tsm_atomic_alu), the
+// reconvergence stack (tsm_simt_stack), the barrier records (tsm_barrier), the warp ops
+// (tsm_warp_ops), the line coalescer (tsm_coalescer), the transactions counter
+// (tsm_segment_counter), the memory tracker (tsm_mem_tracker) and the outgoing request queue
+// (tsm_fifo). Theory of operation: docs/sm-rtl.md.
+//
+// Why this file is still far over 700 lines: it is the engine being taken apart into units, one
+// cycle-neutral step at a time; docs/sm-rtl.md §2 lists the units still to come out of it (warp
+// table, fetch, issue, the SP and DP pipes, block dispatch, write-back).
 module tsm_sm #(
   /// Directory of the SFU ROM images, with a trailing '/'.
   parameter HexDir = "",
@@ -578,16 +584,6 @@ module tsm_sm #(
   logic unused_dp_valid;  // timed by the engine
   assign unused_dp_valid = ^dp_vo;
 
-  // Shared-atomic arithmetic: binary32 add (round to nearest even, no flush) and min/max,
-  // combinational.
-  logic [31:0] as_fadd, as_fmin, as_fmax, as_old_lo, as_b_lo;
-  logic        as_unused_v1, as_unused_p;
-  tsm_fadd32 u_as_fadd (.a_i(as_old_lo), .b_i(as_b_lo), .ftz_i(1'b0), .sum_o(as_fadd));
-  tsm_fcmp32 #(.Stages(0)) u_as_cmp (
-    .clk_i, .rst_ni, .valid_i(1'b1), .a_i(as_old_lo), .b_i(as_b_lo), .fcmp_i(tsm_isa_pkg::FCMP_EQ), .ftz_i(1'b0),
-    .nan_i(1'b0), .valid_o(as_unused_v1), .pred_o(as_unused_p), .min_o(as_fmin), .max_o(as_fmax)
-  );
-
   // The shared memory (tsm_smem: the banks and the bank scheduling of the half-warp in flight).
   logic [15:0]          sh_pend, sh_serve;
   logic [16*(SAW-2)-1:0] sh_waddr;
@@ -658,14 +654,6 @@ module tsm_sm #(
   assign grow_b = buf_b_q[32*L*32'(g_q[GroupBits-1:0]) +: 32*L];
   assign grow_c = buf_c_q[32*L*32'(g_q[GroupBits-1:0]) +: 32*L];
   assign grow_ea = lane_ea[32*L*32'(g_q[GroupBits-1:0]) +: 32*L];
-
-  // Operands of the shared-memory atomic arithmetic, from registered state only.
-  always_comb begin
-    logic [31:0] wa;
-    wa = ba_word >> 2;
-    as_old_lo = sh_rdata[32*(wa % SB) +: 32];
-    as_b_lo = hi_q[31:0];
-  end
 
   // The half-warp in the shared-memory pipeline, from registered state only: its lanes' addresses
   // (hw_ea) and store data (hw_rep), chosen once here. A lane of it is then a constant part select;
@@ -1338,56 +1326,22 @@ module tsm_sm #(
     .line_o(gl_line), .lanes_o(gl_match), .byte_mask_o(gl_mask), .data_o(gl_data)
   );
 
-  // ---- the transactions counter (docs/sm-rtl.md §4): the segment transactions a compute
-  // capability 1.2 GPU would make for this word of a global or local load or store. Per half-warp,
-  // every distinct aligned segment (32 bytes for 1-byte accesses, 64 for 2-byte, 128 for wider)
-  // that an executing lane touches is one transaction. A global lane counts with its first word,
-  // whose address covers the whole access; a local lane counts every word, since a thread's local
-  // words lie LocalStride apart. Constant loads go through the constant cache and do not count.
-  // It is counted a segment a clock per half-warp while E_LS_GL runs: each step takes the lowest
-  // lane of the half still to count and retires every lane in its segment. E_LS_GL spends a clock
-  // on each distinct 16-byte line and one more before E_LS_NEXT, and every segment holds a line,
-  // so the count is complete when E_LS_NEXT reports it. Outside E_LS_GL the lanes to count load. ----
-  logic [31:0] txr_q, txr_d;  // lanes still to count
-  logic [5:0]  tx_q, tx_d;    // segments counted
-  always_comb begin
-    logic [26:0]      a, ap;  // addresses / 32
-    logic [3:0]       p;      // the lowest lane of the half still to count
-    logic [16*32-1:0] hea;    // the half's addresses: a lane of them is then a clean 16-way choice
-    logic [26:0]      pw;     // lane p's address / 32
-    logic             same;
-    txr_d = txr_q;
-    tx_d = tx_q;
-    a = '0; ap = '0; p = '0; same = 1'b0; hea = '0; pw = '0;
-    if (st_q != E_LS_GL) begin
-      tx_d = '0;
-      for (int l = 0; l < 32; l++)
-        txr_d[l] = cexec_q[l] && op != tsm_isa_pkg::OP_LDC &&
-                   (lsp_q[2*l +: 2] == SP_LOCAL || (lsp_q[2*l +: 2] == SP_GLOBAL && k_q == '0));
-    end else begin
-      for (int h = 0; h < 2; h++) begin
-        p = 4'(ctz32({16'd0, txr_q[16*h +: 16]}));
-        hea = lane_ea[512*h +: 512];
-        pw = 27'(hea[32*p +: 32] >> 5);
-        ap = pw;
-        if (txr_q[16*h +: 16] != '0) begin
-          tx_d = tx_d + 6'd1;
-          for (int l = 16 * h; l < 16 * h + 16; l++) begin
-            a = lane_ea[32*l + 5 +: 27];
-            same = a[26:2] == ap[26:2] && (nbytes > 5'd2 || a[1] == ap[1]) && (nbytes != 5'd1 || a[0] == ap[0]);
-            if (same) txr_d[l] = 1'b0;
-          end
-        end
-      end
-    end
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      txr_q <= '0; tx_q <= '0;
-    end else begin
-      txr_q <= txr_d; tx_q <= tx_d;
-    end
-  end
+  // ---- the transactions counter (rtl/sm/tsm_segment_counter.sv, docs/sm-rtl.md §4): the segment
+  // transactions a compute capability 1.2 GPU would make for this word of a global or local load or
+  // store, counted while E_LS_GL issues the word's lines and reported by E_LS_NEXT. A global lane
+  // counts with its first word, whose address covers the whole access; a local lane counts every
+  // word, since a thread's local words lie LocalStride apart. Constant loads go through the
+  // constant cache and do not count. Outside E_LS_GL the lanes to count load. ----
+  logic [31:0] tx_lanes;
+  logic [5:0]  tx_q;
+  always_comb
+    for (int l = 0; l < 32; l++)
+      tx_lanes[l] = cexec_q[l] && op != tsm_isa_pkg::OP_LDC &&
+                    (lsp_q[2*l +: 2] == SP_LOCAL || (lsp_q[2*l +: 2] == SP_GLOBAL && k_q == '0));
+  tsm_segment_counter u_segment_counter (
+    .clk_i, .rst_ni, .load_i(st_q != E_LS_GL), .lanes_i(tx_lanes), .lane_addr_i(lane_ea), .bytes_i(nbytes),
+    .count_o(tx_q)
+  );
 
   // ---- atomics, a lane at a time: operands (E_AS_RD2, E_AS_MEM), the shared read-modify-write
   // (E_AS_OP) ----
@@ -1398,10 +1352,19 @@ module tsm_sm #(
   logic [SB*4-1:0]   as_sh_be;
   logic [SB*32-1:0]  as_sh_wdata;
   logic [31:0]       as_oldb, as_oldc;   // the lane's old value into buffers B and C
+  logic [63:0]       as_old, as_new;     // the lane's old and new values (u_atomic_alu)
+  // The old value, in its own process: the new one is computed from it.
   always_comb begin
     logic [31:0] wa;
-    logic [63:0] old, b, c, nv;
-    logic        sgn, bless, want_min;
+    wa = ba_word >> 2;
+    as_old = {a64 ? sh_rdata[32*((wa + 1) % SB) +: 32] : 32'd0, sh_rdata[32*(wa % SB) +: 32]};
+  end
+  tsm_atomic_alu u_atomic_alu (
+    .clk_i, .rst_ni, .cas_i(is_cas), .aop_i(aop_w), .atype_i(atype_w), .old_i(as_old),
+    .b_i({hi_q[95:64], hi_q[31:0]}), .c_i({hi_q[127:96], hi_q[63:32]}), .new_o(as_new)
+  );
+  always_comb begin
+    logic [31:0] wa;
     as_b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(lane_q) % L) +: 32];
     if (b_const_w) as_b = bconst_q;
     if (b_imm_w) as_b = imm_b;
@@ -1418,44 +1381,21 @@ module tsm_sm #(
       if (32'(wa % SB) == j) as_sh_addr[SRW*j +: SRW] = SRW'(wa / SB);
       if (32'((wa + 1) % SB) == j) as_sh_addr[SRW*j +: SRW] = SRW'((wa + 1) / SB);
     end
-    old = {a64 ? sh_rdata[32*((wa + 1) % SB) +: 32] : 32'd0, sh_rdata[32*(wa % SB) +: 32]};
-    b = {hi_q[95:64], hi_q[31:0]};
-    c = {hi_q[127:96], hi_q[63:32]};
-    sgn = atype_w == tsm_isa_pkg::ATYPE_S32 || atype_w == tsm_isa_pkg::ATYPE_S64;
-    want_min = aop_w == tsm_isa_pkg::AOP_MIN;
-    if (a64) bless = sgn ? $signed(b) < $signed(old) : b < old;
-    else bless = sgn ? $signed(b[31:0]) < $signed(old[31:0]) : b[31:0] < old[31:0];
-    nv = old;
-    if (is_cas) nv = (a64 ? old == b : old[31:0] == b[31:0]) ? c : old;
-    else begin
-      unique case (aop_w)
-        tsm_isa_pkg::AOP_ADD: nv = atype_w == tsm_isa_pkg::ATYPE_F32 ? {32'd0, as_fadd} : old + b;
-        tsm_isa_pkg::AOP_MIN, tsm_isa_pkg::AOP_MAX:
-          if (atype_w == tsm_isa_pkg::ATYPE_F32) nv = {32'd0, want_min ? as_fmin : as_fmax};
-          else nv = (bless == want_min) ? b : old;
-        tsm_isa_pkg::AOP_INC: nv = (a64 ? old >= b : old[31:0] >= b[31:0]) ? 64'd0 : old + 64'd1;
-        tsm_isa_pkg::AOP_DEC: nv = (old == 64'd0 || (a64 ? old > b : old[31:0] > b[31:0])) ? b : old - 64'd1;
-        tsm_isa_pkg::AOP_EXCH: nv = b;
-        tsm_isa_pkg::AOP_AND: nv = old & b;
-        tsm_isa_pkg::AOP_OR: nv = old | b;
-        default: nv = old ^ b;
-      endcase
-    end
     as_sh_we = '0;
     as_sh_be = '0;
     as_sh_wdata = '0;
     for (int j = 0; j < SB; j++) begin
       if (32'(wa % SB) == j) begin
-        as_sh_we[j] = 1'b1; as_sh_be[4*j +: 4] = 4'hF; as_sh_wdata[32*j +: 32] = nv[31:0];
+        as_sh_we[j] = 1'b1; as_sh_be[4*j +: 4] = 4'hF; as_sh_wdata[32*j +: 32] = as_new[31:0];
       end
       if (a64 && 32'((wa + 1) % SB) == j) begin
-        as_sh_we[j] = 1'b1; as_sh_be[4*j +: 4] = 4'hF; as_sh_wdata[32*j +: 32] = nv[63:32];
+        as_sh_we[j] = 1'b1; as_sh_be[4*j +: 4] = 4'hF; as_sh_wdata[32*j +: 32] = as_new[63:32];
       end
     end
-    as_oldc = old[31:0];
-    as_oldb = old[63:32];
+    as_oldc = as_old[31:0];
+    as_oldb = as_old[63:32];
 `ifdef TSM_MUTANTS
-    if (`TSM_MUT(12)) begin as_oldc = nv[31:0]; as_oldb = nv[63:32]; end
+    if (`TSM_MUT(12)) begin as_oldc = as_new[31:0]; as_oldb = as_new[63:32]; end
 `endif
   end
 
