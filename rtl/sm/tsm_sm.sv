@@ -1,17 +1,17 @@
-// One streaming multiprocessor: the engine (docs/sm-rtl.md §2.0) -- warp table, instruction and
-// constant caches, decode from tsm_isa_pkg, issue, the SP back end, the branch unit, the sequencing
-// of barriers, shared memory, loads, stores and atomics -- with a commit port for lockstep; and the
-// units it instantiates: the warp scheduler (tsm_warp_sched), the register file (tsm_regfile), the
-// SP lanes (tsm_sp_group), the SFU pipe (tsm_sfu_pipe), the DP unit (tsm_dp), the shared memory's
-// banks and bank scheduling (tsm_smem), the shared atomics' arithmetic (tsm_atomic_alu), the
-// reconvergence stack (tsm_simt_stack), the barrier records (tsm_barrier), the warp ops
-// (tsm_warp_ops), the line coalescer (tsm_coalescer), the transactions counter
-// (tsm_segment_counter), the memory tracker (tsm_mem_tracker) and the outgoing request queue
-// (tsm_fifo). Theory of operation: docs/sm-rtl.md.
+// One streaming multiprocessor: the engine (docs/sm-rtl.md §2.0) -- warp table, constant cache,
+// the fetch's sequencing, decode from tsm_isa_pkg, issue, the SP back end, the branch unit, and the
+// sequencing of barriers, shared memory, loads, stores and atomics -- with a commit port for
+// lockstep; and the units it instantiates: the warp scheduler (tsm_warp_sched), the register file
+// (tsm_regfile), the SP lanes (tsm_sp_group), the SFU pipe (tsm_sfu_pipe), the DP unit (tsm_dp),
+// the shared memory's banks and bank scheduling (tsm_smem), the shared atomics' arithmetic
+// (tsm_atomic_alu), the reconvergence stack (tsm_simt_stack), the barrier records (tsm_barrier),
+// the warp ops (tsm_warp_ops), the line coalescer (tsm_coalescer), the transactions counter
+// (tsm_segment_counter), the memory tracker (tsm_mem_tracker), the instruction cache (tsm_fetch)
+// and the outgoing request queue (tsm_fifo). Theory of operation: docs/sm-rtl.md.
 //
 // Why this file is still far over 700 lines: it is the engine being taken apart into units, one
 // cycle-neutral step at a time; docs/sm-rtl.md §2 lists the units still to come out of it (warp
-// table, fetch, issue, the SP and DP pipes, block dispatch, write-back).
+// table, the constant cache, issue, the SP and DP pipes, block dispatch, write-back).
 module tsm_sm #(
   /// Directory of the SFU ROM images, with a trailing '/'.
   parameter HexDir = "",
@@ -254,17 +254,6 @@ module tsm_sm #(
   logic [$clog2(NSlots)-1:0] cslot_q, cslot_d;
   logic            cslot_ok_q, cslot_ok_d;
   // Caches.
-  logic [IcLines-1:0]    ic_vld_q, ic_vld_d;
-  logic [IcLines*32-1:0] ic_tag_q, ic_tag_d;
-  logic [3:0]            ic_cnt_q, ic_cnt_d;
-  // Next-line prefetch: a miss also fetches the following line into its own cache line, with the
-  // request IDs after the demand line's (docs/sm-rtl.md §2.1).
-  localparam bit IcPrefetch = IcLines > 1 && 2 * IcChunks <= 8;
-  logic                  pf_go_q, pf_go_d;      // this miss also fetches the next line
-  logic                  pf_busy_q, pf_busy_d;  // a prefetch is in flight
-  logic                  pf_kill_q, pf_kill_d;  // ... from before the current launch: do not keep it
-  logic [31:0]           pf_line_q, pf_line_d;  // its line (PC / IcWords)
-  logic [3:0]            pf_cnt_q, pf_cnt_d;    // its chunks in
   // Constant-cache tags live in a memory ({valid, line address}); a launch starts by clearing them.
   logic                  cc_twe;
   logic [28:0]           cc_twdata, cc_trdata;
@@ -307,8 +296,9 @@ module tsm_sm #(
   logic [L-1:0]      rf_we;
   logic [RA-1:0]     rf_waddr;
   logic [L*32-1:0]   rf_wdata;
-  logic              ic_re;
-  logic [$clog2(IcLines*IcChunks)-1:0] ic_raddr;
+  logic              ic_miss, ic_req_valid, ic_req_last, ic_fill_done, ic_hit, ic_prefetch_busy;
+  logic [31:0]       ic_read_pc, ic_req_addr;
+  logic [IdBits-1:0] ic_req_id;
   logic [127:0]      ic_rdata;
   logic [$clog2(CcLines)-1:0] cc_raddr;
   logic [127:0]      cc_rdata;
@@ -593,21 +583,30 @@ module tsm_sm #(
     .clk_i, .raddr_i(rf_raddr), .rdata_o(rf_rdata), .we_i(rf_we), .waddr_i(rf_waddr), .wdata_i(rf_wdata)
   );
 
-  logic [127:0] ic_mem [IcLines*IcChunks];
   logic [127:0] cc_mem [CcLines];
   logic [28:0]  cc_tag_mem [CcLines];
-  logic         resp_fill_ic, resp_fill_cc;
-  logic [$clog2(IcLines*IcChunks)-1:0] ic_waddr;
+  logic         resp_fill_cc;
   always_ff @(posedge clk_i) begin
-    if (resp_fill_ic) ic_mem[ic_waddr] <= mem_resp_data_i;
-    ic_rdata <= ic_mem[ic_raddr];
     if (resp_fill_cc) cc_mem[cc_raddr] <= mem_resp_data_i;
     cc_rdata <= cc_mem[cc_raddr];
     if (cc_twe) cc_tag_mem[cc_raddr] <= cc_twdata;
     cc_trdata <= cc_tag_mem[cc_raddr];
   end
-  logic unused_ic_re;
-  assign unused_ic_re = ic_re;
+  // The instruction cache (rtl/sm/tsm_fetch.sv, docs/sm-rtl.md §2.1): E_FETCH looks the current PC
+  // up and reports a miss, E_IC_REQ sends the refill's requests it offers, E_IC_WAIT waits for the
+  // line; the selection reads the chosen warp's instruction when it hits. A miss also fetches the
+  // next line when the line holds at most four chunks (docs/sm-rtl.md §2.1).
+  tsm_fetch #(
+    .Lines(IcLines), .LineWords(IcWords), .Prefetch(IcLines > 1 && 2 * IcChunks <= 8), .IdBits(IdBits), .IcId(IcId)
+  ) u_fetch (
+    .clk_i, .rst_ni, .start_i, .code_base_i, .code_words_i, .pc_i(cpc_q), .hit_o(ic_hit),
+    .select_pc_i(sel_pc), .select_hit_o(sel_hit), .read_pc_i(ic_read_pc), .instruction_o(ic_rdata),
+    .miss_i(ic_miss), .prefetch_busy_o(ic_prefetch_busy), .req_valid_o(ic_req_valid), .req_ready_i(rq_room),
+    .req_id_o(ic_req_id), .req_addr_o(ic_req_addr), .req_last_o(ic_req_last), .fill_done_o(ic_fill_done),
+    .resp_valid_i(mem_resp_valid_i && mem_resp_id_i >= IcId), .resp_id_i(mem_resp_id_i), .resp_data_i(mem_resp_data_i)
+  );
+  logic unused_ic_req_valid;  // the engine is in E_IC_REQ exactly while a request is offered
+  assign unused_ic_req_valid = ic_req_valid;
 
   tsm_smem #(.Banks(SB), .Words(tsm_cfg_pkg::SharedWordsPerBank), .RowBits(SRW), .WordBits(SAW - 2)) u_smem (
     .clk_i, .we_i(sh_we), .be_i(sh_be), .addr_i(sh_addr), .wdata_i(sh_wdata), .rdata_o(sh_rdata),
@@ -708,7 +707,6 @@ module tsm_sm #(
   logic          sel_ok;             // ... there is one
   logic [31:0]   sel_pc;             // the chosen warp's PC
   logic          sel_hit;            // ... is valid code and in the instruction cache: fetch now
-  logic [$clog2(IcLines*IcChunks)-1:0] sel_icaddr;  // ... at this instruction-cache address
   logic          sel_go;             // the engine selects sel_w this clock (E_IDLE, E_RET)
   logic          disp_go;            // E_DISPATCH issues the instruction this clock
   logic          sp_streams;         // ... and it streams in the back end
@@ -808,9 +806,6 @@ module tsm_sm #(
     // The warp scheduler's choice (u_warp_sched, below): its PC, and whether its instruction is in
     // the instruction cache.
     sel_pc = w_pc_q[32*sel_w +: 32];
-    sel_hit = sel_pc < code_words_i && ic_vld_q[(sel_pc / IcWords) % IcLines] &&
-              ic_tag_q[32*((sel_pc / IcWords) % IcLines) +: 32] == sel_pc / (IcWords * IcLines);
-    sel_icaddr = ($clog2(IcLines*IcChunks))'(((sel_pc / IcWords) % IcLines) * IcChunks + (sel_pc % IcWords) / 2);
 
     // Scoreboard: does the current instruction touch a register a load of its warp will write?
     hazard = 1'b0;
@@ -1600,8 +1595,6 @@ module tsm_sm #(
     walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; members_d = members_q; ballot_d = ballot_q; vres_d = vres_q;
     lsp_d = lsp_q; lpend_d = lpend_q;
     cslot_d = cslot_q; cslot_ok_d = cslot_ok_q;
-    ic_vld_d = ic_vld_q; ic_tag_d = ic_tag_q; ic_cnt_d = ic_cnt_q;
-    pf_go_d = pf_go_q; pf_busy_d = pf_busy_q; pf_kill_d = pf_kill_q; pf_line_d = pf_line_q; pf_cnt_d = pf_cnt_q;
     cc_got_d = cc_got_q; caddr_d = caddr_q;
     flt_d = flt_q; flt_kind_d = flt_kind_q; flt_warp_d = flt_warp_q; flt_pc_d = flt_pc_q;
     flt_addr_d = flt_addr_q; flt_lane_d = flt_lane_q;
@@ -1609,7 +1602,7 @@ module tsm_sm #(
 
     // ---- default port values ----
     rf_raddr = '0; rf_we = '0; rf_waddr = '0; rf_wdata = '0;
-    ic_re = 1'b0; ic_raddr = '0; cc_raddr = '0; cc_twe = 1'b0; cc_twdata = '0;
+    ic_miss = 1'b0; ic_read_pc = cpc_q; cc_raddr = '0; cc_twe = 1'b0; cc_twdata = '0;
     stk_clear = 1'b0; stk_push = 1'b0; stk_push_kind = '0; stk_push_mask = '0; stk_push_pc = '0;
     stk_pop = 1'b0; stk_leave = 1'b0; stk_leave_kind = '0; stk_exit = 1'b0;
     bar_block = '0; bar_id = '0; bar_clear = 1'b0; bar_arrive = 1'b0;
@@ -1620,7 +1613,7 @@ module tsm_sm #(
     ida_warp = '0;
     sla_we = 1'b0; sla_atom = 1'b0; sla_w64 = 1'b0; sla_off = 1'b0; sla_n = '0; sla_msz = '0; slc_inc = 1'b0;
     sld_ret = 1'b0; sld_atom = 1'b0; mt_row_ready = 1'b0; mt_retire_ready = 1'b0;
-    resp_fill_ic = 1'b0; resp_fill_cc = 1'b0; ic_waddr = '0;
+    resp_fill_cc = 1'b0;
     ev_valid = 1'b0; ev_kind = EV_RETIRE; ev_warp = cw_q; ev_seq = cseq_q; ev_pc = cpc_q; ev_active = '0;
     ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
     ev_mask = '0; ev_wdata = '0;
@@ -1633,14 +1626,8 @@ module tsm_sm #(
 
     // ---- memory responses: always accepted ----
     if (mem_resp_valid_i) begin
-      if (mem_resp_id_i >= IcId && 32'(mem_resp_id_i) - 32'(IcId) >= IcChunks) begin
-        resp_fill_ic = 1'b1;
-        ic_waddr = ($clog2(IcLines*IcChunks))'((pf_line_q % IcLines) * IcChunks + (32'(mem_resp_id_i) - 32'(IcId) - IcChunks));
-        pf_cnt_d = pf_cnt_q + 4'd1;
-      end else if (mem_resp_id_i >= IcId) begin
-        resp_fill_ic = 1'b1;
-        ic_waddr = ($clog2(IcLines*IcChunks))'(((cpc_q / IcWords) % IcLines) * IcChunks + (32'(mem_resp_id_i) - 32'(IcId)));
-        ic_cnt_d = ic_cnt_d + 4'd1;
+      if (mem_resp_id_i >= IcId) begin
+        // The instruction cache's (u_fetch).
       end else if (mem_resp_id_i >= CcId) begin
         resp_fill_cc = 1'b1;
         cc_got_d = 1'b1;
@@ -1655,18 +1642,8 @@ module tsm_sm #(
       end
     end
 
-    // A prefetched line is valid once all its chunks are in.
-    if (pf_busy_q && 32'(pf_cnt_q) == IcChunks) begin
-      pf_busy_d = 1'b0;
-      if (!pf_kill_q) begin
-        for (i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'(pf_line_q % IcLines)) ? 1'b1 : ic_vld_d[i_];
-        for (i_ = 0; i_ < IcLines; i_++) ic_tag_d[32*i_ +: 32] = (i_ == 32'(pf_line_q % IcLines)) ? pf_line_q / IcLines : ic_tag_d[32*i_ +: 32];
-      end
-    end
     if (start_i) begin
       running_d = 1'b1;
-      ic_vld_d = '0;
-      if (pf_busy_q) pf_kill_d = 1'b1;
       flt_d = 1'b0; flt_kind_d = '0; flt_warp_d = '0; flt_pc_d = '0; flt_addr_d = '0; flt_lane_d = '0;
       clock_d = '0;
     end
@@ -1815,27 +1792,12 @@ module tsm_sm #(
         if (cpc_q >= code_words_i) begin
           flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
           st_d = E_FAULT;
-        end else if (ic_vld_q[(cpc_q / IcWords) % IcLines] && ic_tag_q[32*((cpc_q / IcWords) % IcLines) +: 32] == cpc_q / (IcWords * IcLines)) begin
-          ic_re = 1'b1;
-          ic_raddr = ($clog2(IcLines*IcChunks))'(((cpc_q / IcWords) % IcLines) * IcChunks + (cpc_q % IcWords) / 2);
-          st_d = E_DECODE;
-        end else if (pf_busy_q) begin
+        end else if (ic_hit) begin
+          st_d = E_DECODE;  // u_fetch reads cpc_q's instruction (ic_read_pc)
+        end else if (ic_prefetch_busy) begin
           perf_o[6] = 1'b1;  // a miss waits for the prefetch in flight (it may be this line, or share its cache line)
         end else begin
-          for (i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? 1'b0 : ic_vld_d[i_];
-          ic_cnt_d = '0;
-          k_d = '0;
-          // The next line too, when it is code and not cached.
-          pf_go_d = IcPrefetch && (cpc_q / IcWords + 1) * IcWords < code_words_i &&
-                    !(ic_vld_q[(cpc_q / IcWords + 1) % IcLines] &&
-                      ic_tag_q[32*((cpc_q / IcWords + 1) % IcLines) +: 32] == (cpc_q / IcWords + 1) / IcLines);
-          if (pf_go_d) begin
-            for (i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords + 1) % IcLines)) ? 1'b0 : ic_vld_d[i_];
-            pf_busy_d = 1'b1;
-            pf_kill_d = 1'b0;
-            pf_line_d = cpc_q / IcWords + 1;
-            pf_cnt_d = '0;
-          end
+          ic_miss = 1'b1;
           st_d = E_IC_REQ;
           perf_o[6] = 1'b1;
         end
@@ -1843,22 +1805,17 @@ module tsm_sm #(
       E_IC_REQ: begin
         perf_o[6] = 1'b1;
         rq_valid = 1'b1;
-        rq_id = IcId + IdBits'(k_q);
+        rq_id = ic_req_id;
         rq_kind = 2'd0;
-        rq_addr = code_base_i + ((cpc_q - (cpc_q & 32'(IcWords - 1))) << 3) + (32'(k_q) << 4);
+        rq_addr = ic_req_addr;
         if (rq_room) begin
           perf_o[7] = 1'b1;
-          k_d = k_q + 6'd1;
-          if (32'(k_q) + 1 == (pf_go_q ? 2 * IcChunks : IcChunks)) st_d = E_IC_WAIT;
+          if (ic_req_last) st_d = E_IC_WAIT;
         end
       end
       E_IC_WAIT: begin
         perf_o[6] = 1'b1;
-        if (32'(ic_cnt_q) == IcChunks) begin
-          for (i_ = 0; i_ < IcLines; i_++) ic_vld_d[i_] = (i_ == 32'((cpc_q / IcWords) % IcLines)) ? 1'b1 : ic_vld_d[i_];
-          for (i_ = 0; i_ < IcLines; i_++) ic_tag_d[32*i_ +: 32] = (i_ == 32'(((cpc_q / IcWords) % IcLines))) ? (cpc_q / (IcWords * IcLines)) : ic_tag_d[32*i_ +: 32];
-          st_d = E_FETCH;
-        end
+        if (ic_fill_done) st_d = E_FETCH;
       end
       E_DECODE: begin
         ci_d = cpc_q[0] ? ic_rdata[127:64] : ic_rdata[63:0];
@@ -2685,8 +2642,7 @@ module tsm_sm #(
       cw_d = sel_w;
       cpc_d = sel_pc;
       st_d = sel_hit ? E_DECODE : E_FETCH;
-      ic_re = sel_hit;
-      ic_raddr = sel_icaddr;
+      ic_read_pc = sel_pc;
     end
 
     // ---- SFU sequencer write-back: a finished row takes the write port and the commit port when the
@@ -2743,7 +2699,7 @@ module tsm_sm #(
     end
   end
 
-  assign idle_o = b_valid_q == '0 && mt_id_busy == '0 && mt_slot_valid == '0 && !pl_pend_q && st_q == E_IDLE && !bk_busy && !pf_busy_q;
+  assign idle_o = b_valid_q == '0 && mt_id_busy == '0 && mt_slot_valid == '0 && !pl_pend_q && st_q == E_IDLE && !bk_busy && !ic_prefetch_busy;
   assign fault_o = flt_q;
   assign fault_kind_o = flt_kind_q;
   assign fault_warp_o = flt_warp_q;
@@ -2903,8 +2859,6 @@ module tsm_sm #(
       walk_q <= '0; clock_q <= '0; sclk_q <= '0; members_q <= '0; ballot_q <= '0; vres_q <= 1'b0;
       lsp_q <= '0; lpend_q <= '0;
       cslot_q <= '0; cslot_ok_q <= 1'b0;
-      ic_vld_q <= '0; ic_tag_q <= '0; ic_cnt_q <= '0;
-      pf_go_q <= 1'b0; pf_busy_q <= 1'b0; pf_kill_q <= 1'b0; pf_line_q <= '0; pf_cnt_q <= '0;
       cc_got_q <= 1'b0; caddr_q <= '0;
       flt_q <= 1'b0; flt_kind_q <= '0; flt_warp_none_q <= 1'b0; flt_warp_n_q <= '0; flt_pc_q <= '0; flt_addr_q <= '0;
       flt_lane_none_q <= 1'b0; flt_lane_n_q <= '0;
@@ -2930,8 +2884,6 @@ module tsm_sm #(
       walk_q <= walk_d; clock_q <= clock_d; sclk_q <= sclk_d; members_q <= members_d; ballot_q <= ballot_d; vres_q <= vres_d;
       lsp_q <= lsp_d; lpend_q <= lpend_d;
       cslot_q <= cslot_d; cslot_ok_q <= cslot_ok_d;
-      ic_vld_q <= ic_vld_d; ic_tag_q <= ic_tag_d; ic_cnt_q <= ic_cnt_d;
-      pf_go_q <= pf_go_d; pf_busy_q <= pf_busy_d; pf_kill_q <= pf_kill_d; pf_line_q <= pf_line_d; pf_cnt_q <= pf_cnt_d;
       cc_got_q <= cc_got_d; caddr_q <= caddr_d;
       flt_q <= flt_d; flt_kind_q <= flt_kind_d; flt_pc_q <= flt_pc_d; flt_addr_q <= flt_addr_d;
       flt_warp_none_q <= flt_warp_d[31]; flt_warp_n_q <= flt_warp_d[WW-1:0];
