@@ -86,6 +86,7 @@ KEEP_HIERARCHY = [
     ("tsm_mem_tracker", "memory tracker: request IDs, load slots, response processor"),
     ("tsm_segment_counter", "transactions counter: compute 1.2 segments"),
     ("tsm_fetch", "instruction fetch: the instruction cache, refills, prefetch"),
+    ("tsm_const_cache", "constant cache: lines, tags"),
     ("tsm_atomic_alu", "shared atomics' arithmetic"),
     ("tsm_coalescer", "load/store unit's line coalescer and store merge"),
     ("tsm_simt_stack", "reconvergence stack: entries, depths, walks"),

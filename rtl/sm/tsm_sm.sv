@@ -1,17 +1,18 @@
-// One streaming multiprocessor: the engine (docs/sm-rtl.md §2.0) -- warp table, constant cache,
-// the fetch's sequencing, decode from tsm_isa_pkg, issue, the SP back end, the branch unit, and the
+// One streaming multiprocessor: the engine (docs/sm-rtl.md §2.0) -- warp table, the caches'
+// sequencing, decode from tsm_isa_pkg, issue, the SP back end, the branch unit, and the
 // sequencing of barriers, shared memory, loads, stores and atomics -- with a commit port for
 // lockstep; and the units it instantiates: the warp scheduler (tsm_warp_sched), the register file
 // (tsm_regfile), the SP lanes (tsm_sp_group), the SFU pipe (tsm_sfu_pipe), the DP unit (tsm_dp),
 // the shared memory's banks and bank scheduling (tsm_smem), the shared atomics' arithmetic
 // (tsm_atomic_alu), the reconvergence stack (tsm_simt_stack), the barrier records (tsm_barrier),
 // the warp ops (tsm_warp_ops), the line coalescer (tsm_coalescer), the transactions counter
-// (tsm_segment_counter), the memory tracker (tsm_mem_tracker), the instruction cache (tsm_fetch)
-// and the outgoing request queue (tsm_fifo). Theory of operation: docs/sm-rtl.md.
+// (tsm_segment_counter), the memory tracker (tsm_mem_tracker), the instruction cache (tsm_fetch),
+// the constant cache (tsm_const_cache) and the outgoing request queue (tsm_fifo). Theory of
+// operation: docs/sm-rtl.md.
 //
 // Why this file is still far over 700 lines: it is the engine being taken apart into units, one
 // cycle-neutral step at a time; docs/sm-rtl.md §2 lists the units still to come out of it (warp
-// table, the constant cache, issue, the SP and DP pipes, block dispatch, write-back).
+// table, issue, the SP and DP pipes, block dispatch, write-back).
 module tsm_sm #(
   /// Directory of the SFU ROM images, with a trailing '/'.
   parameter HexDir = "",
@@ -255,10 +256,7 @@ module tsm_sm #(
   logic            cslot_ok_q, cslot_ok_d;
   // Caches.
   // Constant-cache tags live in a memory ({valid, line address}); a launch starts by clearing them.
-  logic                  cc_twe;
-  logic [28:0]           cc_twdata, cc_trdata;
-  logic                  cc_got_q, cc_got_d;
-  logic [31:0]           caddr_q, caddr_d;
+  logic [31:0]           caddr_q, caddr_d;  // the constant operand's byte address
 
   // Faults.
   logic        flt_q, flt_d;
@@ -300,8 +298,9 @@ module tsm_sm #(
   logic [31:0]       ic_read_pc, ic_req_addr;
   logic [IdBits-1:0] ic_req_id;
   logic [127:0]      ic_rdata;
-  logic [$clog2(CcLines)-1:0] cc_raddr;
-  logic [127:0]      cc_rdata;
+  logic              cc_lookup, cc_clear, cc_miss, cc_fill, cc_hit, cc_line_in;
+  logic [31:0]       cc_word, cc_word_hi, cc_req_addr;
+  logic [IdBits-1:0] cc_req_id;
   logic [BW-1:0]     bar_block;          // the barrier unit's record port
   logic [3:0]        bar_id;
   logic              bar_clear, bar_arrive;
@@ -583,14 +582,7 @@ module tsm_sm #(
     .clk_i, .raddr_i(rf_raddr), .rdata_o(rf_rdata), .we_i(rf_we), .waddr_i(rf_waddr), .wdata_i(rf_wdata)
   );
 
-  logic [127:0] cc_mem [CcLines];
-  logic [28:0]  cc_tag_mem [CcLines];
-  logic         resp_fill_cc;
   always_ff @(posedge clk_i) begin
-    if (resp_fill_cc) cc_mem[cc_raddr] <= mem_resp_data_i;
-    cc_rdata <= cc_mem[cc_raddr];
-    if (cc_twe) cc_tag_mem[cc_raddr] <= cc_twdata;
-    cc_trdata <= cc_tag_mem[cc_raddr];
   end
   // The instruction cache (rtl/sm/tsm_fetch.sv, docs/sm-rtl.md §2.1): E_FETCH looks the current PC
   // up and reports a miss, E_IC_REQ sends the refill's requests it offers, E_IC_WAIT waits for the
@@ -607,6 +599,17 @@ module tsm_sm #(
   );
   logic unused_ic_req_valid;  // the engine is in E_IC_REQ exactly while a request is offered
   assign unused_ic_req_valid = ic_req_valid;
+
+  // The constant cache (rtl/sm/tsm_const_cache.sv, docs/sm-rtl.md §2.9): E_CONST reads the operand's
+  // line, E_CONST_CHK takes the word or reports a miss, E_CC_REQ sends the request, E_CC_WAIT waits
+  // for the line and writes its tag; a launch clears every tag first (E_CLEAR).
+  tsm_const_cache #(.Lines(CcLines), .IdBits(IdBits), .CcId(CcId)) u_const_cache (
+    .clk_i, .rst_ni, .lookup_i(cc_lookup), .addr_i(caddr_q), .clear_i(cc_clear),
+    .clear_line_i(($clog2(CcLines))'(cnt_q)), .hit_o(cc_hit), .word_o(cc_word), .word_hi_o(cc_word_hi),
+    .miss_i(cc_miss), .req_id_o(cc_req_id), .req_addr_o(cc_req_addr),
+    .resp_valid_i(mem_resp_valid_i && mem_resp_id_i >= CcId && mem_resp_id_i < IcId), .resp_data_i(mem_resp_data_i),
+    .line_in_o(cc_line_in), .fill_i(cc_fill)
+  );
 
   tsm_smem #(.Banks(SB), .Words(tsm_cfg_pkg::SharedWordsPerBank), .RowBits(SRW), .WordBits(SAW - 2)) u_smem (
     .clk_i, .we_i(sh_we), .be_i(sh_be), .addr_i(sh_addr), .wdata_i(sh_wdata), .rdata_o(sh_rdata),
@@ -1595,14 +1598,14 @@ module tsm_sm #(
     walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; members_d = members_q; ballot_d = ballot_q; vres_d = vres_q;
     lsp_d = lsp_q; lpend_d = lpend_q;
     cslot_d = cslot_q; cslot_ok_d = cslot_ok_q;
-    cc_got_d = cc_got_q; caddr_d = caddr_q;
+    caddr_d = caddr_q;
     flt_d = flt_q; flt_kind_d = flt_kind_q; flt_warp_d = flt_warp_q; flt_pc_d = flt_pc_q;
     flt_addr_d = flt_addr_q; flt_lane_d = flt_lane_q;
     ef_src = EF_NONE;
 
     // ---- default port values ----
     rf_raddr = '0; rf_we = '0; rf_waddr = '0; rf_wdata = '0;
-    ic_miss = 1'b0; ic_read_pc = cpc_q; cc_raddr = '0; cc_twe = 1'b0; cc_twdata = '0;
+    ic_miss = 1'b0; ic_read_pc = cpc_q; cc_lookup = 1'b0; cc_clear = 1'b0; cc_miss = 1'b0; cc_fill = 1'b0;
     stk_clear = 1'b0; stk_push = 1'b0; stk_push_kind = '0; stk_push_mask = '0; stk_push_pc = '0;
     stk_pop = 1'b0; stk_leave = 1'b0; stk_leave_kind = '0; stk_exit = 1'b0;
     bar_block = '0; bar_id = '0; bar_clear = 1'b0; bar_arrive = 1'b0;
@@ -1613,7 +1616,6 @@ module tsm_sm #(
     ida_warp = '0;
     sla_we = 1'b0; sla_atom = 1'b0; sla_w64 = 1'b0; sla_off = 1'b0; sla_n = '0; sla_msz = '0; slc_inc = 1'b0;
     sld_ret = 1'b0; sld_atom = 1'b0; mt_row_ready = 1'b0; mt_retire_ready = 1'b0;
-    resp_fill_cc = 1'b0;
     ev_valid = 1'b0; ev_kind = EV_RETIRE; ev_warp = cw_q; ev_seq = cseq_q; ev_pc = cpc_q; ev_active = '0;
     ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
     ev_mask = '0; ev_wdata = '0;
@@ -1629,8 +1631,7 @@ module tsm_sm #(
       if (mem_resp_id_i >= IcId) begin
         // The instruction cache's (u_fetch).
       end else if (mem_resp_id_i >= CcId) begin
-        resp_fill_cc = 1'b1;
-        cc_got_d = 1'b1;
+        // The constant cache's (u_const_cache).
       end else if (mem_resp_write_i) begin
         // A store's acknowledgement (load data and atomic old values go to the memory tracker).
         for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(mt_resp_warp)) ? w_st_d[6*i_ +: 6] - 6'd1 : w_st_d[6*i_ +: 6];
@@ -1652,8 +1653,7 @@ module tsm_sm #(
     unique case (st_q)
       E_HALT: ;
       E_CLEAR: begin
-        cc_raddr = ($clog2(CcLines))'(cnt_q);
-        cc_twe = 1'b1;
+        cc_clear = 1'b1;
         cnt_d = cnt_q + 32'd1;
         if (cnt_q + 32'd1 == CcLines) st_d = E_IDLE;
       end
@@ -1882,28 +1882,28 @@ module tsm_sm #(
         end
       end
       E_CONST: begin
-        cc_raddr = ($clog2(CcLines))'((caddr_q >> 4) % CcLines);
+        cc_lookup = 1'b1;
         st_d = E_CONST_CHK;
       end
       E_CONST_CHK: begin
-        cc_raddr = ($clog2(CcLines))'((caddr_q >> 4) % CcLines);
-        if (cc_trdata == {1'b1, caddr_q[31:4]}) begin
-          bconst_d = cc_rdata[32*caddr_q[3:2] +: 32];
-          bconst_hi_d = cc_rdata[32*32'({caddr_q[3], 1'b1}) +: 32];  // 64-bit offsets are 8-aligned
+        cc_lookup = 1'b1;
+        if (cc_hit) begin
+          bconst_d = cc_word;
+          bconst_hi_d = cc_word_hi;
           cnt_d = 32'd1;
           st_d = E_DISPATCH;
         end else begin
-          cc_got_d = 1'b0;
+          cc_miss = 1'b1;
           st_d = E_CC_REQ;
         end
       end
       E_CC_REQ: begin
         perf_o[6] = 1'b1;
-        cc_raddr = ($clog2(CcLines))'((caddr_q >> 4) % CcLines);
+        cc_lookup = 1'b1;
         rq_valid = 1'b1;
-        rq_id = CcId;
+        rq_id = cc_req_id;
         rq_kind = 2'd0;
-        rq_addr = caddr_q & ~32'hF;
+        rq_addr = cc_req_addr;
         if (rq_room) begin
           perf_o[7] = 1'b1;
           st_d = E_CC_WAIT;
@@ -1911,10 +1911,9 @@ module tsm_sm #(
       end
       E_CC_WAIT: begin
         perf_o[6] = 1'b1;
-        cc_raddr = ($clog2(CcLines))'((caddr_q >> 4) % CcLines);
-        if (cc_got_q) begin
-          cc_twe = 1'b1;
-          cc_twdata = {1'b1, caddr_q[31:4]};
+        cc_lookup = 1'b1;
+        if (cc_line_in) begin
+          cc_fill = 1'b1;
           st_d = E_CONST;
         end
       end
@@ -2859,7 +2858,7 @@ module tsm_sm #(
       walk_q <= '0; clock_q <= '0; sclk_q <= '0; members_q <= '0; ballot_q <= '0; vres_q <= 1'b0;
       lsp_q <= '0; lpend_q <= '0;
       cslot_q <= '0; cslot_ok_q <= 1'b0;
-      cc_got_q <= 1'b0; caddr_q <= '0;
+      caddr_q <= '0;
       flt_q <= 1'b0; flt_kind_q <= '0; flt_warp_none_q <= 1'b0; flt_warp_n_q <= '0; flt_pc_q <= '0; flt_addr_q <= '0;
       flt_lane_none_q <= 1'b0; flt_lane_n_q <= '0;
       cm_valid_o <= 1'b0; cm_kind_o <= '0; cm_warp_o <= '0; cm_seq_o <= '0; cm_pc_o <= '0; cm_active_o <= '0;
@@ -2884,7 +2883,7 @@ module tsm_sm #(
       walk_q <= walk_d; clock_q <= clock_d; sclk_q <= sclk_d; members_q <= members_d; ballot_q <= ballot_d; vres_q <= vres_d;
       lsp_q <= lsp_d; lpend_q <= lpend_d;
       cslot_q <= cslot_d; cslot_ok_q <= cslot_ok_d;
-      cc_got_q <= cc_got_d; caddr_q <= caddr_d;
+      caddr_q <= caddr_d;
       flt_q <= flt_d; flt_kind_q <= flt_kind_d; flt_pc_q <= flt_pc_d; flt_addr_q <= flt_addr_d;
       flt_warp_none_q <= flt_warp_d[31]; flt_warp_n_q <= flt_warp_d[WW-1:0];
       flt_lane_none_q <= flt_lane_d[31]; flt_lane_n_q <= flt_lane_d[5:0];
