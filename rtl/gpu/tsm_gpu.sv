@@ -193,7 +193,9 @@ module tsm_gpu #(
     end
   end
 
-  tsm_mmio_regs #(.NumSms(NumSms), .NumCounters(NumCounters), .ConfigTag(tsm_cfg_pkg::ConfigTag)) u_mmio_regs (
+  tsm_mmio_regs #(
+    .NumSms(NumSms), .NumCounters(NumCounters), .ConfigTag(tsm_cfg_pkg::ConfigTag), .WatchdogWord(D_WATCHDOG)
+  ) u_mmio_regs (
     .clk_i, .rst_ni, .mmio_valid_i, .mmio_write_i, .mmio_addr_i, .mmio_wdata_i, .mmio_rvalid_o, .mmio_rdata_o,
     .descriptor_o(desc), .launch_o(launch), .start_o(start), .status_o(status),
     .sm_fault_i(sm_fault), .sm_fault_kind_i(sm_fkind), .sm_fault_warp_i(sm_fwarp), .sm_fault_pc_i(sm_fpc),

@@ -15,7 +15,9 @@ module tsm_mmio_regs #(
   /// Performance counters (docs/sm-rtl.md §4).
   parameter int unsigned NumCounters = 12,
   /// The configuration's name tag (tsm_cfg_pkg::ConfigTag).
-  parameter logic [63:0] ConfigTag = '0
+  parameter logic [63:0] ConfigTag = '0,
+  /// The descriptor word of WATCHDOG (the GPU top's list of descriptor words).
+  parameter int unsigned WatchdogWord = 16
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -47,7 +49,6 @@ module tsm_mmio_regs #(
 );
 
   localparam int unsigned DescriptorWords = 40;
-  localparam int unsigned DWatchdog = 16;   // WATCHDOG's descriptor word
 
   logic [31:0] desc_q [DescriptorWords];   // 0x020..0x0BC as words 0..39 (0x020 + 4*i)
   // The descriptor's MMIO read-back comes from a copy in a memory (LUT RAM on an FPGA) written with
@@ -136,7 +137,7 @@ module tsm_mmio_regs #(
           fpc_q <= sm_fault_pc_i[32*first_sm +: 32];
           faddr_q <= sm_fault_addr_i[32*first_sm +: 32];
           flane_q <= sm_fault_lane_i[32*first_sm +: 32];
-        end else if (!fault_q && desc_q[DWatchdog] != '0 && wd_q >= desc_q[DWatchdog]) begin
+        end else if (!fault_q && desc_q[WatchdogWord] != '0 && wd_q >= desc_q[WatchdogWord]) begin
           fault_q <= 1'b1;
           fkind_q <= 4'd8;
           fsm_q <= 32'hFFFF_FFFF; fwarp_q <= 32'hFFFF_FFFF; fpc_q <= 32'hFFFF_FFFF; faddr_q <= '0; flane_q <= 32'hFFFF_FFFF;

@@ -72,6 +72,14 @@ module tsm_barrier #(
     endcase
   endfunction
 
+  // The record read, field by field.
+  logic        read_any, read_not_all;
+  logic [9:0]  read_popc;
+  logic [1:0]  read_redop;
+  logic [11:0] read_count;
+  logic [5:0]  read_arrived;
+  assign {read_any, read_not_all, read_popc, read_redop, read_count, read_arrived} = read_q;
+
   // An arrival: the first warp names the count and the reduction (a plain arrival counts lanes).
   always_comb begin
     logic        any, not_all;
@@ -79,12 +87,12 @@ module tsm_barrier #(
     logic [1:0]  redop;
     logic [11:0] count;
     logic [5:0]  arrived;
-    {any, not_all, popc, redop, count, arrived} = read_q;
-    if (arrived == '0) begin
+    {any, not_all, popc, redop, count} = {read_any, read_not_all, read_popc, read_redop, read_count};
+    if (read_arrived == '0) begin
       count = arrive_count_i;
       redop = arrive_reduce_i ? arrive_redop_i : tsm_isa_pkg::REDOP_POPC;
     end
-    arrived = arrived + 6'd1;
+    arrived = read_arrived + 6'd1;
     if (arrive_reduce_i) begin
       popc = popc + 10'(count_ones(arrive_votes_i));
       not_all = not_all | (arrive_votes_i != arrive_lanes_i);
@@ -100,16 +108,8 @@ module tsm_barrier #(
   end
 
   // After an exit: complete when some warp waits and every warp left has arrived.
-  always_comb begin
-    logic        any, not_all;
-    logic [9:0]  popc;
-    logic [1:0]  redop;
-    logic [11:0] count;
-    logic [5:0]  arrived;
-    {any, not_all, popc, redop, count, arrived} = read_q;
-    check_release_o = arrived != '0 && 32'(arrived) >= expected_warps(count, check_unfinished_i);
-    check_value_o = reduction(redop, popc, not_all, any);
-  end
+  assign check_release_o = read_arrived != '0 && 32'(read_arrived) >= expected_warps(read_count, check_unfinished_i);
+  assign check_value_o = reduction(read_redop, read_popc, read_not_all, read_any);
 
   logic [$clog2(Blocks*16)-1:0] index;
   assign index = ($clog2(Blocks*16))'(32'(block_i) * 16 + 32'(barrier_i));
