@@ -139,12 +139,9 @@ module tsm_sm #(
   localparam int unsigned DW = tsm_cfg_pkg::BlockDimWidth;
   localparam int unsigned S = tsm_cfg_pkg::SfuUnits;
   localparam int unsigned SfuStages = 2;
-  // The DP unit (gt200): DpUnits lanes a clock through tsm_dp; a configuration without one faults
-  // on DP instructions. DL: the lanes fed per clock (at least one, so the logic elaborates).
+  // The DP unit (gt200): DpUnits lanes a clock through the DP pipe; a configuration without one
+  // faults on DP instructions.
   localparam int unsigned DpUnits = tsm_cfg_pkg::DpUnits;
-  localparam int unsigned DL = (DpUnits == 0) ? 1 : (DpUnits > L ? L : DpUnits);
-  localparam int unsigned DpStages = 2;
-  localparam int unsigned DpSteps = L / DL;   // clocks to feed one row
   localparam int unsigned IcLines = tsm_cfg_pkg::IcacheLines;
   localparam int unsigned IcWords = tsm_cfg_pkg::IcacheLineWords;
   localparam int unsigned IcChunks = IcWords / 2;
@@ -182,7 +179,7 @@ module tsm_sm #(
     E_BAR_RD, E_BAR_UPD, E_REL, E_REL_WB,
     E_LS_RD, E_LS_AG, E_LS_SH, E_LS_SHDATA, E_LS_SHWB, E_LS_GL, E_LS_NEXT,
     E_AS_RD, E_AS_RD2, E_AS_MEM, E_AS_OP, E_AS_WB,
-    E_AT_RD, E_AT_RD2, E_AT_SEND, E_LS_DONE,
+    E_AT_SEND, E_LS_DONE,
     E_RET, E_FIN, E_FIN_BAR, E_FIN_BAR_CHK
   } estate_e;
 
@@ -218,16 +215,17 @@ module tsm_sm #(
   logic [31:0]           pl_linear_q, pl_linear_d;
   logic [47:0]           pl_ctaid_q, pl_ctaid_d;
 
-  // Current instruction.
-  logic [WW-1:0]  cw_q, cw_d;
-  logic [63:0]    ci_q, ci_d;
-  logic [31:0]    cpc_q, cpc_d, cexec_q, cexec_d, cseq_q, cseq_d, bconst_q, bconst_d;
+  // Current instruction: the engine's warp and its instruction word, PC, executed lanes and sequence
+  // number; B's constant-bank word; the warp's next PC, active and live lanes after it.
+  logic [WW-1:0]  warp_q, warp_d;
+  logic [63:0]    insn_q, insn_d;
+  logic [31:0]    pc_q, pc_d, exec_q, exec_d, seq_q, seq_d, bconst_q, bconst_d;
   logic [31:0]    bconst_hi_q, bconst_hi_d;  // the word after it (64-bit operands B)
   logic [31:0]    npc_q, npc_d, nact_q, nact_d, nlive_q, nlive_d;
-  logic [GroupBits:0] g_q, g_d;          // row being processed (one bit more to count to G)
-  logic [5:0]     k_q, k_d;              // LSU word pass / generic counter
-  logic [5:0]     lane_q, lane_d;        // lane counter
-  logic [31:0]    cnt_q, cnt_d;          // generic counter (placement, zeroing, loops)
+  logic [GroupBits:0] group_q, group_d;  // the row (group of L lanes) being processed; one bit more to count to G
+  logic [5:0]     word_q, word_d;        // the load/store unit's word of a multi-word access; an atomic's 64-bit half
+  logic [5:0]     lane_q, lane_d;        // the lane a lane-at-a-time state serves
+  logic [31:0]    step_q, step_d;        // the step of a multi-clock state: placement, zeroing, tag clearing, DP feed
   logic           rel_pend_q, rel_pend_d, fin_q, fin_d;
   logic [BW-1:0]  rel_blk_q, rel_blk_d;
   logic [3:0]     rel_id_q, rel_id_d;
@@ -239,8 +237,6 @@ module tsm_sm #(
   localparam int unsigned HiW = 32 * (L < 4 ? 4 : L);
   logic [HiW-1:0]  hi_q, hi_d;
   logic [L*32-1:0] row_q, row_d;
-  logic [L*64-1:0] dpa_q, dpa_d, dpb_q, dpb_d, dpc_q, dpc_d, dpr_q, dpr_d;  // DP row: operands, results
-  logic [L-1:0]    dpp_q, dpp_d;                                            // DSETP comparisons
   logic [L*8-1:0]  prow_q, prow_d;       // predicates after an SP row, for the PRED events
   logic [L-1:0]    pwe1_q, pwe1_d, pwe2_q, pwe2_d;
   logic [3*DW-1:0] walk_q, walk_d;       // thread coordinates walker
@@ -327,148 +323,88 @@ module tsm_sm #(
     popc32 = '0;
     for (int i = 0; i < 32; i++) popc32 = popc32 + 6'(x[i]);
   endfunction
-  function automatic logic [2:0] msz_words(input logic [2:0] m);
-    msz_words = m == tsm_isa_pkg::MSZ_64 ? 3'd2 : m == tsm_isa_pkg::MSZ_128 ? 3'd4 : 3'd1;
-  endfunction
-  function automatic logic [4:0] msz_bytes(input logic [2:0] m);
-    unique case (m)
-      tsm_isa_pkg::MSZ_U8, tsm_isa_pkg::MSZ_S8:   msz_bytes = 5'd1;
-      tsm_isa_pkg::MSZ_U16, tsm_isa_pkg::MSZ_S16: msz_bytes = 5'd2;
-      tsm_isa_pkg::MSZ_64:                        msz_bytes = 5'd8;
-      tsm_isa_pkg::MSZ_128:                       msz_bytes = 5'd16;
-      default:                                    msz_bytes = 5'd4;
-    endcase
-  endfunction
   // Store data of a size-aligned access of n bytes (1, 2 or at least 4), repeated to fill a word:
   // byte b of the word it is stored into is byte b of the result.
   function automatic logic [31:0] replicate(input logic [31:0] d, input logic [4:0] n);
     replicate = n == 5'd1 ? {4{d[7:0]}} : n == 5'd2 ? {2{d[15:0]}} : d;
   endfunction
-  // Do the register ranges [x, x+n) and [y, y+m) overlap (RZ excluded)?
-  function automatic logic overlap(input logic [7:0] x, input logic [2:0] n, input logic [7:0] y, input logic [2:0] m);
-    overlap = x != 8'd255 && y != 8'd255 && n != 3'd0 && m != 3'd0 &&
-              ({1'b0, x} < {1'b0, y} + 9'(m)) && ({1'b0, y} < {1'b0, x} + 9'(n));
-  endfunction
 
-  // ---- decode of the current instruction ------------------------------------------------------------
-  logic [7:0] op;
-  logic [7:0] f_ra, f_rb, f_rc, f_rd;
-  logic [2:0] n_ra, n_b, n_rc, n_rd;
-  logic       rd_ra, rd_b, rd_rc, rd_rd, wr_rd;
+  // ---- decode of the current instruction (rtl/sm/tsm_decode.sv, docs/sm-rtl.md §2.2) ----------------
+  logic [7:0]  op;
+  logic [7:0]  f_ra, f_rb, f_rc, f_rd;
+  logic [2:0]  n_ra, n_b, n_rc, n_rd;
+  logic        rd_ra, rd_b, rd_rc, rd_rd, wr_rd;
   logic [31:0] imm_b;
   logic [19:0] imm20_w;
   logic [4:0]  sreg_w;
   logic [23:0] target_w, moff_w;
   logic [11:0] bcount_w;
-  // Fields used inside lane loops, decoded once (each call inside a loop is its own logic in Yosys).
-  logic [2:0] pd2_w;
-  logic [2:0] ps_w;
-  logic       psn_w;
-  logic [2:0] pg_w;
-  logic       pgn_w;
-  logic [3:0] cbank_w;
-  logic [3:0] barid_w;
-  logic [2:0] pd_w;
-  logic [2:0] pq_w;
-  always_comb begin
-    pd2_w = tsm_isa_pkg::f_pd2(ci_q);
-    ps_w = tsm_isa_pkg::f_ps(ci_q);
-    psn_w = tsm_isa_pkg::f_psn(ci_q);
-    pg_w = tsm_isa_pkg::f_pg(ci_q);
-    pgn_w = tsm_isa_pkg::f_pgn(ci_q);
-    cbank_w = tsm_isa_pkg::f_cbank(ci_q);
-    barid_w = tsm_isa_pkg::f_barid(ci_q);
-    pd_w = tsm_isa_pkg::f_pd(ci_q);
-    pq_w = tsm_isa_pkg::f_pq(ci_q);
-    imm20_w = tsm_isa_pkg::f_imm20(ci_q);
-    sreg_w = 5'(tsm_isa_pkg::f_sreg(ci_q));
-    target_w = tsm_isa_pkg::f_target(ci_q);
-    moff_w = tsm_isa_pkg::f_moff(ci_q);
-    bcount_w = tsm_isa_pkg::f_bcount(ci_q);
-    op = tsm_isa_pkg::f_op(ci_q);
-    f_ra = tsm_isa_pkg::f_ra(ci_q);
-    f_rb = tsm_isa_pkg::f_rb(ci_q);
-    f_rc = tsm_isa_pkg::f_rc(ci_q);
-    f_rd = tsm_isa_pkg::f_rd(ci_q);
-    n_ra = tsm_isa_pkg::ra_regs(ci_q);
-    n_b = tsm_isa_pkg::b_regs(ci_q);
-    n_rc = tsm_isa_pkg::rc_regs(ci_q);
-    n_rd = tsm_isa_pkg::rd_regs(ci_q);
-    rd_ra = tsm_isa_pkg::op_reads_ra(op);
-    rd_b = (tsm_isa_pkg::op_has_b(op) && tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_REG) ||
-           tsm_isa_pkg::op_reads_rb(op);
-    rd_rc = tsm_isa_pkg::op_reads_rc(op);
-    rd_rd = tsm_isa_pkg::op_reads_rd(op);
-    wr_rd = tsm_isa_pkg::op_writes_rd(op);
-    unique case (tsm_isa_pkg::op_b_imm(op))
-      2'd2:    imm_b = {tsm_isa_pkg::f_imm20(ci_q), 12'd0};
-      default: imm_b = {{12{imm20_w[19]}}, imm20_w};
-    endcase
-  end
+  logic [2:0]  pd2_w, ps_w, pg_w, pd_w, pq_w, pcc_w;
+  logic        psn_w, pgn_w;
+  logic [3:0]  cbank_w, barid_w;
+  logic        has_b_w, b_const_w, b_imm_w, reads_rb_w, memoff_w, writes_pd_w, writes_pq_w, wide_w, barmode_w;
+  logic [1:0]  bop_w, vote_w, shfl_w, redop_w;
+  logic [2:0]  unit_w, atype_w;
+  logic [3:0]  aop_w;
+  logic [15:0] coff_w;
+  logic        sp_pcc, sp_stream;
+  logic [2:0]  sp_pev;                // the predicate a streaming instruction writes (7: none)
+  logic        dp_insn;
+  logic [3:0]  dp_op;
+  logic        is_load, is_store, is_atom, is_cas, a64, shared_only, wide_addr;
+  logic [2:0]  msz;
+  logic [4:0]  nbytes;
+  logic [2:0]  nwords;
+  tsm_decode u_decode (
+    .insn_i(insn_q), .opcode_o(op), .ra_o(f_ra), .rb_o(f_rb), .rc_o(f_rc), .rd_o(f_rd),
+    .ra_regs_o(n_ra), .b_regs_o(n_b), .rc_regs_o(n_rc), .rd_regs_o(n_rd),
+    .reads_ra_o(rd_ra), .reads_b_o(rd_b), .reads_rc_o(rd_rc), .reads_rd_o(rd_rd), .writes_rd_o(wr_rd),
+    .imm_b_o(imm_b), .imm20_o(imm20_w), .special_register_o(sreg_w), .target_o(target_w),
+    .memory_offset_o(moff_w), .barrier_count_o(bcount_w), .guard_o(pg_w), .guard_negate_o(pgn_w),
+    .source_predicate_o(ps_w), .source_negate_o(psn_w), .pd_o(pd_w), .pq_o(pq_w), .pd2_o(pd2_w),
+    .carry_predicate_o(pcc_w), .const_bank_o(cbank_w), .const_offset_o(coff_w), .barrier_id_o(barid_w),
+    .barrier_sync_o(barmode_w), .predicate_op_o(bop_w), .vote_mode_o(vote_w),
+    .shuffle_mode_o(shfl_w), .reduction_op_o(redop_w), .atomic_type_o(atype_w), .atomic_op_o(aop_w),
+    .unit_o(unit_w), .has_b_o(has_b_w), .b_const_o(b_const_w), .b_imm_o(b_imm_w), .reads_rb_o(reads_rb_w),
+    .memory_offset_used_o(memoff_w), .writes_pd_o(writes_pd_w), .writes_pq_o(writes_pq_w), .wide_o(wide_w),
+    .carry_write_o(sp_pcc), .stream_predicate_o(sp_pev), .sp_stream_shape_o(sp_stream), .dp_o(dp_insn),
+    .dp_operation_o(dp_op), .load_o(is_load), .store_o(is_store), .atomic_o(is_atom), .compare_swap_o(is_cas),
+    .atomic_64_o(a64), .shared_only_o(shared_only), .wide_address_o(wide_addr), .memory_size_o(msz),
+    .access_bytes_o(nbytes), .access_words_o(nwords)
+  );
 
-  // ---- SP back end (docs/sm-rtl.md §2.0): an SP instruction that writes one register and no
-  // predicate is handed over at its issue and streams here, one row a clock through three stages:
-  // R reads the row's operands, X executes it in the SP lanes, Y writes it and its commit event (the
-  // last row's event also retires the instruction). The next instruction enters R in the clock after
-  // the previous one's last row left R, so rows of consecutive instructions follow each other without
-  // a gap. One more instruction may wait in a queue (Q) before R, so the engine can run ahead by one
-  // instruction and a branch of another warp in the engine does not leave R empty. Three instruction
-  // contexts (slots, taken in turn) are enough: an instruction stays G >= 3 clocks in R, longer than
-  // the two clocks of X and Y, so when a slot comes round again its previous instruction is done. ----
-  localparam int unsigned BkSlots = 3;
-  logic                 bk_hand;                  // engine: hand the current instruction over (E_DISPATCH)
-  logic                 bk_take;                  // the back end can take one this clock
-  logic                 bk_busy;                  // an instruction is in Q, or a row in R, X or Y
-  logic                 bk_q_q, bk_r_q, bk_x_q, bk_y_q;  // an instruction waits in Q; a row is in R, X, Y
-  logic [1:0]           bk_qs_q, bk_rs_q, bk_xs_q, bk_ys_q;  // ... of the instruction in this slot
-  logic [GroupBits-1:0] bk_rr_q, bk_xr_q, bk_yr_q;  // ... this row
-  logic [1:0]           bk_ns_q;                  // the slot the next instruction takes
-  logic [BkSlots*64-1:0]   bk_ci_q;               // per slot: instruction word (the SP lanes' controls)
-  logic [BkSlots*RA-1:0]   bk_base_q;             // warp's first register-file row
-  logic [BkSlots*32-1:0]   bk_regs_q;             // {rd, rc, rb, ra}
-  logic [BkSlots-1:0]      bk_ause_q, bk_bzero_q, bk_bval_q, bk_cuse_q;  // operand selection
-  logic [BkSlots*32-1:0]   bk_b_q;                // B from a constant bank or an immediate
-  logic [BkSlots*32-1:0]   bk_exec_q, bk_act_q, bk_seq_q, bk_pc_q;
-  logic [BkSlots*WW-1:0]   bk_warp_q;
-  logic [BkSlots*32*7-1:0] bk_pred_q;             // the warp's predicates at issue (for SEL, carry-in)
-  logic [BkSlots*3-1:0]    bk_pev_q;              // the predicate it writes (7: none)
-  logic [2:0]           bk_ypev;                  // stage Y: that predicate
-  logic                 bk_phaz;                  // the current warp waits for a predicate of the back end
-  logic [63:0]          bk_xci;                   // stage X: the instruction word
-  logic [RA-1:0]        bk_ra, bk_rb, bk_rc;      // stage R: the rows read
-  logic [RA-1:0]        bk_yrow;                  // stage Y: the row written
-  logic [L-1:0]         bk_ylanes;                // ... its lanes that write
-  logic [7:0]           bk_yrd;                   // ... the register
-  logic [WW-1:0]        bk_ywarp;
-  logic [31:0]          bk_yseq, bk_ypc, bk_yact, bk_yexec;
-  always_comb begin
-    logic [RA-1:0] rb_base, yb_base;
-    logic [23:0]   rregs;
-    rb_base = bk_base_q[RA*bk_rs_q +: RA];
-    rregs = bk_regs_q[32*bk_rs_q +: 24];
-    bk_ra = rowof(rb_base, rregs[7:0], (GroupBits + 1)'(bk_rr_q));
-    bk_rb = rowof(rb_base, rregs[15:8], (GroupBits + 1)'(bk_rr_q));
-    bk_rc = rowof(rb_base, rregs[23:16], (GroupBits + 1)'(bk_rr_q));
-    bk_xci = bk_ci_q[64*bk_xs_q +: 64];
-    yb_base = bk_base_q[RA*bk_ys_q +: RA];
-    bk_yrd = bk_regs_q[32*bk_ys_q + 24 +: 8];
-    bk_yrow = rowof(yb_base, bk_yrd, (GroupBits + 1)'(bk_yr_q));
-    bk_ywarp = bk_warp_q[WW*bk_ys_q +: WW];
-    bk_yseq = bk_seq_q[32*bk_ys_q +: 32];
-    bk_ypc = bk_pc_q[32*bk_ys_q +: 32];
-    bk_yact = bk_act_q[32*bk_ys_q +: 32];
-    bk_yexec = bk_exec_q[32*bk_ys_q +: 32];
-    bk_ylanes = rowlanes(bk_yexec, (GroupBits + 1)'(bk_yr_q));
-    bk_ypev = bk_pev_q[3*bk_ys_q +: 3];
-    bk_busy = bk_q_q || bk_r_q || bk_x_q || bk_y_q;
-  end
+  // ---- SP pipe (rtl/sm/tsm_sp_pipe.sv, docs/sm-rtl.md §2.0): an SP instruction that writes one
+  // register and no predicate (or one predicate and no register) is handed over at its issue and
+  // streams there, a row a clock through stages R (read), X (execute in the SP lanes) and Y (write
+  // and commit; the last row's event retires it). The engine's write-back puts stage Y's row on the
+  // register file's write port and the commit port. ----
+  logic                 sp_pipe_hand;               // engine: hand the current instruction over (E_DISPATCH)
+  logic                 sp_pipe_take;               // the pipe can take one this clock
+  logic                 sp_pipe_busy;               // an instruction is in the pipe
+  logic                 sp_pipe_occupied;           // ... of the current warp
+  logic                 sp_pipe_predicate_pending;  // ... one that writes a predicate
+  logic                 sp_pipe_read_valid;         // stage R reads rows sp_pipe_read_rows
+  logic [3*RA-1:0]      sp_pipe_read_rows;
+  logic                 sp_pipe_execute_valid;      // stage X: the SP lanes take its instruction and operands
+  logic [63:0]          sp_pipe_execute_insn;
+  logic [L*32-1:0]      sp_pipe_a, sp_pipe_b, sp_pipe_c;
+  logic [L*8-1:0]       sp_pipe_predicates;
+  logic                 sp_pipe_write_valid;        // stage Y: a row to write and commit
+  logic                 sp_pipe_write_last;
+  logic [WW-1:0]        sp_pipe_write_warp;
+  logic [31:0]          sp_pipe_write_seq, sp_pipe_write_pc, sp_pipe_write_active, sp_pipe_write_exec;
+  logic [GroupBits-1:0] sp_pipe_write_group;
+  logic [L-1:0]         sp_pipe_write_lanes;
+  logic [RA-1:0]        sp_pipe_write_row;
+  logic [7:0]           sp_pipe_write_register;
+  logic [2:0]           sp_pipe_write_predicate;
 
   // ---- SP lanes and SFUs --------------------------------------------------------------------------
   logic            sp_valid, sp_valid_o, sp_we_o, sp_wide_o;
   logic [L*32-1:0] sp_a, sp_b, sp_c, sp_d, sp_dhi;
   logic [L*8-1:0]  sp_preds, sp_preds_o, sp_pwe_o;
   tsm_sp_group #(.Lanes(L)) u_sp (
-    .clk_i, .rst_ni, .valid_i(sp_valid), .insn_i(bk_x_q ? bk_xci : ci_q), .a_i(sp_a), .a_hi_i(hi_q[L*32-1:0]), .b_i(sp_b), .c_i(sp_c),
+    .clk_i, .rst_ni, .valid_i(sp_valid), .insn_i(sp_pipe_execute_valid ? sp_pipe_execute_insn : insn_q), .a_i(sp_a), .a_hi_i(hi_q[L*32-1:0]), .b_i(sp_b), .c_i(sp_c),
     .c_hi_i(hi_q[L*32-1:0]), .preds_i(sp_preds), .valid_o(sp_valid_o), .d_o(sp_d), .d_hi_o(sp_dhi), .d_we_o(sp_we_o),
     .d_wide_o(sp_wide_o), .preds_o(sp_preds_o), .preds_we_o(sp_pwe_o)
   );
@@ -497,7 +433,7 @@ module tsm_sm #(
     .HexDir(HexDir), .Lanes(L), .Units(S), .Stages(SfuStages), .WarpBits(WW), .RowBits(RA), .GroupBits(GroupBits)
   ) u_sfu_pipe (
     .clk_i, .rst_ni,
-    .start_i(sfu_start), .start_insn_i(ci_q), .start_warp_i(cw_q), .start_seq_i(cseq_q), .start_exec_i(cexec_q),
+    .start_i(sfu_start), .start_insn_i(insn_q), .start_warp_i(warp_q), .start_seq_i(seq_q), .start_exec_i(exec_q),
     .start_reg_i(f_rd), .start_base_i(base_c), .busy_o(sfu_busy),
     .capture_i(sfu_capture), .capture_row_i(sfu_capture_row),
     .capture_data_i((f_ra == 8'd255) ? '0 : rf_rdata[L*32-1:0]), .operands_free_o(sfu_operands_free),
@@ -508,70 +444,6 @@ module tsm_sm #(
   logic unused_sp_valid;  // SP results are timed by the engine and the back end, not by the lanes' valid bit
   assign unused_sp_valid = sp_valid_o;
 
-  // ---- DP unit: DL lanes a clock through tsm_dp (docs/sm-rtl.md §2.0) ----
-  // dp_insn: DADD DMUL DFMA DMNMX DSETP, and F2F/F2I/I2F with a binary64 source or result.
-  logic             dp_insn, dp_f2f, dp_valid;
-  logic [3:0]       dp_op;
-  logic [DL*64-1:0] dp_a, dp_b, dp_c, dp_r;
-  logic [DL-1:0]    dp_p, dp_vo;
-  always_comb begin
-    logic s64, d64;
-    s64 = tsm_isa_pkg::f_sfmt(ci_q) == tsm_isa_pkg::FTYPE_F64;
-    d64 = tsm_isa_pkg::f_dfmt(ci_q) == tsm_isa_pkg::FTYPE_F64;
-    dp_f2f = op == tsm_isa_pkg::OP_F2F;
-    dp_insn = tsm_isa_pkg::op_unit(op) == tsm_isa_pkg::UNIT_DP || (op == tsm_isa_pkg::OP_F2F && (s64 || d64)) ||
-              (op == tsm_isa_pkg::OP_F2I && s64) || (op == tsm_isa_pkg::OP_I2F && d64);
-    unique case (op)
-      tsm_isa_pkg::OP_DADD:  dp_op = 4'd0;
-      tsm_isa_pkg::OP_DMUL:  dp_op = 4'd1;
-      tsm_isa_pkg::OP_DFMA:  dp_op = 4'd2;
-      tsm_isa_pkg::OP_DMNMX: dp_op = (tsm_isa_pkg::f_mnmx(ci_q) == tsm_isa_pkg::MNMX_MIN) ? 4'd3 : 4'd4;
-      tsm_isa_pkg::OP_DSETP: dp_op = 4'd5;
-      tsm_isa_pkg::OP_F2I:   dp_op = 4'd9;
-      tsm_isa_pkg::OP_I2F:   dp_op = 4'd10;
-      tsm_isa_pkg::OP_F2F:
-        if (!s64) dp_op = (tsm_isa_pkg::f_sfmt(ci_q) == tsm_isa_pkg::FTYPE_F16) ? 4'd11 : 4'd6;
-        else if (d64) dp_op = 4'd8;
-        else dp_op = (tsm_isa_pkg::f_dfmt(ci_q) == tsm_isa_pkg::FTYPE_F16) ? 4'd12 : 4'd7;
-      default: dp_op = 4'd15;
-    endcase
-  end
-  // SP instructions that write one register and no predicate stream their rows in the back end. Which
-  // instructions write predicates comes from the ISA table; IADD writes its carry only with .CC.
-  // An instruction that writes no register and names one predicate streams too (ISETP, FSETP with PT
-  // as the second destination): its rows commit PRED events.
-  logic sp_pcc, sp_stream;
-  logic [2:0] sp_p1, sp_p2, sp_pev;  // the predicates named for events (7: none), and the one streamed
-  always_comb begin
-    sp_pcc = tsm_isa_pkg::op_uses_pcc(op) && tsm_isa_pkg::f_cc(ci_q);
-    sp_p1 = tsm_isa_pkg::op_writes_pd(op) ? tsm_isa_pkg::f_pd(ci_q) : sp_pcc ? tsm_isa_pkg::f_pcc(ci_q) : 3'd7;
-    sp_p2 = (tsm_isa_pkg::op_writes_pq(op) && tsm_isa_pkg::f_pq(ci_q) != tsm_isa_pkg::f_pd(ci_q)) ? tsm_isa_pkg::f_pq(ci_q) : 3'd7;
-    sp_pev = (sp_p1 != 3'd7) ? sp_p1 : sp_p2;
-    sp_stream = n_rd != 3'd2 &&
-                (!(tsm_isa_pkg::op_writes_pd(op) || sp_pcc) ||
-                 (!(tsm_isa_pkg::op_writes_rd(op) && tsm_isa_pkg::f_rd(ci_q) != 8'd255) && (sp_p1 == 3'd7 || sp_p2 == 3'd7)));
-  end
-
-  // Without DP units no tsm_dp is built: E_DISPATCH faults every DP instruction, so the E_DP_ states
-  // never run, and a DP unit would only cost area (about 10,000 LUT4 on the ECP5, docs/fpga.md).
-  if (DpUnits == 0) begin : g_no_dp
-    assign dp_vo = '0;
-    assign dp_r = '0;
-    assign dp_p = '0;
-    logic unused_dp_feed;
-    assign unused_dp_feed = ^{dp_f2f, dp_valid, dp_op, dp_a, dp_b, dp_c};
-  end
-  for (genvar d = 0; d < (DpUnits == 0 ? 0 : DL); d++) begin : g_dp
-    tsm_dp #(.Stages(DpStages)) u_dp (
-      .clk_i, .rst_ni, .valid_i(dp_valid), .op_i(dp_op), .a_i(dp_a[64*d +: 64]), .b_i(dp_b[64*d +: 64]),
-      .c_i(dp_c[64*d +: 64]), .rnd_i(tsm_isa_pkg::f_rnd(ci_q)), .fcmp_i(tsm_isa_pkg::f_fcmp(ci_q)),
-      .itype_i(tsm_isa_pkg::f_itype(ci_q)), .rint_i(dp_f2f & tsm_isa_pkg::f_rint(ci_q)),
-      .ftz_i(dp_f2f & tsm_isa_pkg::f_ftz(ci_q)), .sat_i(dp_f2f & tsm_isa_pkg::f_sat(ci_q)), .nan_i(1'b0),
-      .valid_o(dp_vo[d]), .result_o(dp_r[64*d +: 64]), .pred_o(dp_p[d])
-    );
-  end
-  logic unused_dp_valid;  // timed by the engine
-  assign unused_dp_valid = ^dp_vo;
 
   // The shared memory (tsm_smem: the banks and the bank scheduling of the half-warp in flight).
   logic [15:0]          sh_pend, sh_serve;
@@ -582,8 +454,6 @@ module tsm_sm #(
     .clk_i, .raddr_i(rf_raddr), .rdata_o(rf_rdata), .we_i(rf_we), .waddr_i(rf_waddr), .wdata_i(rf_wdata)
   );
 
-  always_ff @(posedge clk_i) begin
-  end
   // The instruction cache (rtl/sm/tsm_fetch.sv, docs/sm-rtl.md §2.1): E_FETCH looks the current PC
   // up and reports a miss, E_IC_REQ sends the refill's requests it offers, E_IC_WAIT waits for the
   // line; the selection reads the chosen warp's instruction when it hits. A miss also fetches the
@@ -591,7 +461,7 @@ module tsm_sm #(
   tsm_fetch #(
     .Lines(IcLines), .LineWords(IcWords), .Prefetch(IcLines > 1 && 2 * IcChunks <= 8), .IdBits(IdBits), .IcId(IcId)
   ) u_fetch (
-    .clk_i, .rst_ni, .start_i, .code_base_i, .code_words_i, .pc_i(cpc_q), .hit_o(ic_hit),
+    .clk_i, .rst_ni, .start_i, .code_base_i, .code_words_i, .pc_i(pc_q), .hit_o(ic_hit),
     .select_pc_i(sel_pc), .select_hit_o(sel_hit), .read_pc_i(ic_read_pc), .instruction_o(ic_rdata),
     .miss_i(ic_miss), .prefetch_busy_o(ic_prefetch_busy), .req_valid_o(ic_req_valid), .req_ready_i(rq_room),
     .req_id_o(ic_req_id), .req_addr_o(ic_req_addr), .req_last_o(ic_req_last), .fill_done_o(ic_fill_done),
@@ -605,7 +475,7 @@ module tsm_sm #(
   // for the line and writes its tag; a launch clears every tag first (E_CLEAR).
   tsm_const_cache #(.Lines(CcLines), .IdBits(IdBits), .CcId(CcId)) u_const_cache (
     .clk_i, .rst_ni, .lookup_i(cc_lookup), .addr_i(caddr_q), .clear_i(cc_clear),
-    .clear_line_i(($clog2(CcLines))'(cnt_q)), .hit_o(cc_hit), .word_o(cc_word), .word_hi_o(cc_word_hi),
+    .clear_line_i(($clog2(CcLines))'(step_q)), .hit_o(cc_hit), .word_o(cc_word), .word_hi_o(cc_word_hi),
     .miss_i(cc_miss), .req_id_o(cc_req_id), .req_addr_o(cc_req_addr),
     .resp_valid_i(mem_resp_valid_i && mem_resp_id_i >= CcId && mem_resp_id_i < IcId), .resp_data_i(mem_resp_data_i),
     .line_in_o(cc_line_in), .fill_i(cc_fill)
@@ -634,7 +504,7 @@ module tsm_sm #(
   assign mem_resp_ready_o = 1'b1;  // responses land in rm_mem / the caches; there is always room
   assign blk_ready_o = running_q && !pl_pend_q && (resident_q < blocks_per_sm_i) && !flt_q && !stop_i;
 
-  // Each lane's address of word k_q of its access: k_q words on in global and shared space, k_q
+  // Each lane's address of word word_q of its access: word_q words on in global and shared space, word_q
   // local strides on in local space. One multiplier for the SM, not one per lane, and one adder a
   // lane for the shared-memory pipeline, the global line merge and the transactions counter.
   logic [31:0]      kofs_glb, kofs_loc;
@@ -643,19 +513,19 @@ module tsm_sm #(
   // after SHFL's below): no state needs two, and each such read is a 32:1 multiplexer of a word.
   logic [31:0]      ba_word;
   always_comb begin
-    kofs_glb = 32'(k_q) << 2;
-    kofs_loc = 32'(k_q) * LocalStride;
+    kofs_glb = 32'(word_q) << 2;
+    kofs_loc = 32'(word_q) * LocalStride;
     for (int l = 0; l < 32; l++)
       lane_ea[32*l +: 32] = buf_a_q[32*l +: 32] + ((lsp_q[2*l +: 2] == SP_LOCAL) ? kofs_loc : kofs_glb);
   end
 
-  // Row g_q's lanes of lane buffers B and C and of the addresses (shuffles, write-backs). The row is
-  // selected as a whole and a lane of it by a constant: an index like g_q * L + l with the constant
+  // Row group_q's lanes of lane buffers B and C and of the addresses (shuffles, write-backs). The row is
+  // selected as a whole and a lane of it by a constant: an index like group_q * L + l with the constant
   // added inside a part select shifts all 32 lanes, once per lane of the row.
   logic [L*32-1:0] grow_b, grow_c, grow_ea;
-  assign grow_b = buf_b_q[32*L*32'(g_q[GroupBits-1:0]) +: 32*L];
-  assign grow_c = buf_c_q[32*L*32'(g_q[GroupBits-1:0]) +: 32*L];
-  assign grow_ea = lane_ea[32*L*32'(g_q[GroupBits-1:0]) +: 32*L];
+  assign grow_b = buf_b_q[32*L*32'(group_q[GroupBits-1:0]) +: 32*L];
+  assign grow_c = buf_c_q[32*L*32'(group_q[GroupBits-1:0]) +: 32*L];
+  assign grow_ea = lane_ea[32*L*32'(group_q[GroupBits-1:0]) +: 32*L];
 
   // The half-warp in the shared-memory pipeline, from registered state only: its lanes' addresses
   // (hw_ea) and store data (hw_rep), chosen once here. A lane of it is then a constant part select;
@@ -663,12 +533,12 @@ module tsm_sm #(
   logic [16*32-1:0] hw_ea, hw_rep;
   always_comb begin
     logic h;
-    h = cnt_q[0];
+    h = step_q[0];
     hw_ea = h ? lane_ea[32*16 +: 32*16] : lane_ea[0 +: 32*16];
     hw_rep = h ? buf_b_q[32*16 +: 32*16] : buf_b_q[0 +: 32*16];
     sh_pend = h ? lpend_q[31:16] : lpend_q[15:0];
     for (int li = 0; li < 16; li++)
-      sh_waddr[(SAW-2)*li +: SAW-2] = (SAW-2)'(hw_ea[32*li +: 32] >> 2);  // shared lanes: + k_q words
+      sh_waddr[(SAW-2)*li +: SAW-2] = (SAW-2)'(hw_ea[32*li +: 32] >> 2);  // shared lanes: + word_q words
   end
 
   // ===================================================================================================
@@ -677,33 +547,6 @@ module tsm_sm #(
   // inlined function call would be held in every state, and Yosys's proc_mux walks all of those
   // holds once for every bit range it builds a multiplexer for (docs/sm-rtl.md §2.11).
   // ===================================================================================================
-  logic          has_b_w, b_const_w, b_imm_w, reads_rb_w, memoff_w, writes_pd_w, writes_pq_w, wide_w, barmode_w;
-  logic [1:0]    sfmt_w, bop_w, vote_w, shfl_w, redop_w;
-  logic [2:0]    unit_w, pcc_w, atype_w;
-  logic [3:0]    aop_w;
-  logic [15:0]   coff_w;
-  always_comb begin
-    has_b_w = tsm_isa_pkg::op_has_b(op);
-    b_const_w = tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_CONST;
-    b_imm_w = tsm_isa_pkg::f_bsel(ci_q) == tsm_isa_pkg::BSEL_IMM;
-    reads_rb_w = tsm_isa_pkg::op_reads_rb(op);
-    memoff_w = tsm_isa_pkg::op_mem_offset(op);
-    writes_pd_w = tsm_isa_pkg::op_writes_pd(op);
-    writes_pq_w = tsm_isa_pkg::op_writes_pq(op);
-    wide_w = (op == tsm_isa_pkg::OP_IMAD && tsm_isa_pkg::f_mulw(ci_q) == tsm_isa_pkg::MULW_WIDE) ||
-             (op == tsm_isa_pkg::OP_I2F && n_ra == 3'd2);
-    barmode_w = tsm_isa_pkg::f_barmode(ci_q) == tsm_isa_pkg::BARMODE_SYNC;
-    sfmt_w = tsm_isa_pkg::f_sfmt(ci_q);
-    bop_w = tsm_isa_pkg::f_bop(ci_q);
-    vote_w = tsm_isa_pkg::f_vote(ci_q);
-    shfl_w = tsm_isa_pkg::f_shfl(ci_q);
-    redop_w = tsm_isa_pkg::f_redop(ci_q);
-    unit_w = tsm_isa_pkg::op_unit(op);
-    pcc_w = tsm_isa_pkg::f_pcc(ci_q);
-    atype_w = tsm_isa_pkg::f_atype(ci_q);
-    aop_w = tsm_isa_pkg::f_aop(ci_q);
-    coff_w = tsm_isa_pkg::f_coff(ci_q);
-  end
 
   // ---- the current warp, the scheduler's choice, the checks before issue ----
   logic [WW-1:0] sel_w;              // the warp scheduler's choice
@@ -718,9 +561,8 @@ module tsm_sm #(
   logic          ctl_go;             // ... and does so this clock
   logic [31:0]   ctl_npc;            // ... to this PC
   logic [31:0]   dexec;              // the current instruction's executed lanes, as E_DISPATCH computes them
-  logic          bk_wocc;            // the back end holds an instruction of the current warp
   logic [31:0]   guard;
-  logic [L-1:0]  gexec;              // exec lanes of row g_q
+  logic [L-1:0]  gexec;              // exec lanes of row group_q
   logic [RA-1:0] base_c;
   logic [31:0]   act_c, live_c;
   // Not traced (rtl/trace.vlt says why): wide values the hot loops below read and write many times
@@ -740,10 +582,6 @@ module tsm_sm #(
   logic          free_slot_ok;
   logic [BW-1:0] free_blk;
   logic [WW-1:0] free_warp;
-  logic          is_load, is_store, is_atom, is_cas, a64, shared_only, wide_addr;
-  logic [2:0]    msz;
-  logic [4:0]    nbytes;
-  logic [2:0]    nwords;
   logic [31:0]   shmask, glmask;
   logic [31:0]   walk_x, walk_y, walk_z;
   logic [5:0]    ctz_exec, ctz_pend, popc_exec;
@@ -751,15 +589,15 @@ module tsm_sm #(
   logic [31:0]   shared_span;        // a block's shared memory, rounded up to whole bank rows
   always_comb begin
     logic [7:0] pl8;  // a lane's predicates, P7 (true) on top
-    act_c = w_active_q[32*cw_q +: 32];
-    live_c = w_live_q[32*cw_q +: 32];
-    base_c = w_base_q[RA*cw_q +: RA];
-    blk_c = w_blk_q[BW*cw_q +: BW];
-    spt_c = stk_depth[SPW*cw_q +: SPW];
+    act_c = w_active_q[32*warp_q +: 32];
+    live_c = w_live_q[32*warp_q +: 32];
+    base_c = w_base_q[RA*warp_q +: RA];
+    blk_c = w_blk_q[BW*warp_q +: BW];
+    spt_c = stk_depth[SPW*warp_q +: SPW];
     // The warp's predicates picked by comparing with each warp number: a part select at
-    // 32 * 7 * cw_q shifts all W * 224 bits by a multiple of 224.
+    // 32 * 7 * warp_q shifts all W * 224 bits by a multiple of 224.
     wp_c = pred_q[0 +: 32*7];
-    for (int w = 1; w < W; w++) if (32'(cw_q) == w) wp_c = pred_q[32*7*w +: 32*7];
+    for (int w = 1; w < W; w++) if (32'(warp_q) == w) wp_c = pred_q[32*7*w +: 32*7];
     // A lane's seven predicates are a constant part select, then one of eight (P7 reads true) is
     // picked: wp_c[7 * l + pg_w] would shift all 224 bits, once for each lane.
     guard = '0; wp_g = '0; wp_s = '0;
@@ -769,35 +607,20 @@ module tsm_sm #(
       wp_s[l] = pl8[ps_w];
       guard[l] = wp_g[l] ^ pgn_w;
     end
-    gexec = rowlanes(cexec_q, g_q);
-    ctz_exec = ctz32(cexec_q);
+    gexec = rowlanes(exec_q, group_q);
+    ctz_exec = ctz32(exec_q);
     ctz_pend = ctz32(lpend_q);
-    popc_exec = popc32(cexec_q);
-    pl_mask = lowmask(6'((threads_i - cnt_q) > 32'd32 ? 32'd32 : (threads_i - cnt_q)));
+    popc_exec = popc32(exec_q);
+    pl_mask = lowmask(6'((threads_i - step_q) > 32'd32 ? 32'd32 : (threads_i - step_q)));
     // No unary operator in front of a size cast anywhere in the RTL: Yosys 0.23 drops it
     // (`a & ~32'(C)` synthesizes as `a & C`; docs/sm-rtl.md §5).
     shared_span = (shared_i + 32'(SB*4 - 1)) - ((shared_i + 32'(SB*4 - 1)) & 32'(SB*4 - 1));
 
-    // Memory-operation decode.
-    msz = tsm_isa_pkg::f_msz(ci_q);
-    is_atom = op == tsm_isa_pkg::OP_ATOM || op == tsm_isa_pkg::OP_ATOMS || op == tsm_isa_pkg::OP_ATOMCAS ||
-              op == tsm_isa_pkg::OP_ATOMSCAS;
-    is_cas = op == tsm_isa_pkg::OP_ATOMCAS || op == tsm_isa_pkg::OP_ATOMSCAS;
-    a64 = atype_w == tsm_isa_pkg::ATYPE_U64 || atype_w == tsm_isa_pkg::ATYPE_S64;
-    is_load = op == tsm_isa_pkg::OP_LDG || op == tsm_isa_pkg::OP_LDS || op == tsm_isa_pkg::OP_LDL ||
-              op == tsm_isa_pkg::OP_LD || op == tsm_isa_pkg::OP_LDC;
-    is_store = op == tsm_isa_pkg::OP_STG || op == tsm_isa_pkg::OP_STS || op == tsm_isa_pkg::OP_STL ||
-               op == tsm_isa_pkg::OP_ST;
-    shared_only = op == tsm_isa_pkg::OP_LDS || op == tsm_isa_pkg::OP_STS || op == tsm_isa_pkg::OP_ATOMS ||
-                  op == tsm_isa_pkg::OP_ATOMSCAS;
-    wide_addr = n_ra == 3'd2;
-    nbytes = is_atom ? (a64 ? 5'd8 : 5'd4) : msz_bytes(msz);
-    nwords = is_atom ? 3'd1 : msz_words(msz);
     shmask = '0;
     glmask = '0;
     for (int l = 0; l < 32; l++) begin
-      shmask[l] = cexec_q[l] && lsp_q[2*l +: 2] == SP_SHARED;
-      glmask[l] = cexec_q[l] && lsp_q[2*l +: 2] != SP_SHARED;
+      shmask[l] = exec_q[l] && lsp_q[2*l +: 2] == SP_SHARED;
+      glmask[l] = exec_q[l] && lsp_q[2*l +: 2] != SP_SHARED;
     end
 
     // Free resources.
@@ -810,31 +633,7 @@ module tsm_sm #(
     // the instruction cache.
     sel_pc = w_pc_q[32*sel_w +: 32];
 
-    // Scoreboard: does the current instruction touch a register a load of its warp will write?
-    hazard = 1'b0;
-    for (int s = 0; s < NSlots; s++) begin
-      if (mt_slot_valid[s] && mt_slot_warp[WW*s +: WW] == cw_q) begin
-        if (rd_ra && overlap(f_ra, n_ra, mt_slot_register[8*s +: 8], mt_slot_registers[3*s +: 3])) hazard = 1'b1;
-        if (rd_b && overlap(f_rb, reads_rb_w ? 3'd1 : n_b, mt_slot_register[8*s +: 8], mt_slot_registers[3*s +: 3])
-`ifdef TSM_MUTANTS
-            && !`TSM_MUT(10)
-`endif
-           ) hazard = 1'b1;
-        if (rd_rc && overlap(f_rc, n_rc, mt_slot_register[8*s +: 8], mt_slot_registers[3*s +: 3])) hazard = 1'b1;
-        if ((rd_rd || wr_rd) && overlap(f_rd, n_rd, mt_slot_register[8*s +: 8], mt_slot_registers[3*s +: 3])) hazard = 1'b1;
-      end
-    end
-    // EXIT waits for its warp's loads; MEMBAR for its stores.
-    if (op == tsm_isa_pkg::OP_EXIT && w_ld_q[4*cw_q +: 4] != 4'd0) hazard = 1'b1;
-    if (op == tsm_isa_pkg::OP_MEMBAR && w_st_q[6*cw_q +: 6] != 6'd0) hazard = 1'b1;
-
-    // Registers beyond the kernel's count.
-    bad_reg = 1'b0;
-    if (rd_ra && f_ra != 8'd255 && 32'(f_ra) + 32'(n_ra) > regs_i) bad_reg = 1'b1;
-    if (rd_b && f_rb != 8'd255 && 32'(f_rb) + (reads_rb_w ? 32'd1 : 32'(n_b)) > regs_i) bad_reg = 1'b1;
-    if (rd_rc && f_rc != 8'd255 && 32'(f_rc) + 32'(n_rc) > regs_i) bad_reg = 1'b1;
-    if ((rd_rd || wr_rd) && f_rd != 8'd255 && 32'(f_rd) + 32'(n_rd) > regs_i) bad_reg = 1'b1;
-    insn_ok = tsm_isa_pkg::insn_valid(ci_q);
+    insn_ok = tsm_isa_pkg::insn_valid(insn_q);
     // E_DISPATCH issues on its first visit when the checks pass and no constant operand is needed,
     // and on the visit after a constant operand arrived.
     // A streaming SP instruction goes to the back end when its stage R frees in the next clock;
@@ -847,49 +646,45 @@ module tsm_sm #(
                  unit_w != tsm_isa_pkg::UNIT_CTRL && unit_w != tsm_isa_pkg::UNIT_SYNC && !dp_insn &&
                  op != tsm_isa_pkg::OP_S2R && op != tsm_isa_pkg::OP_VOTE && op != tsm_isa_pkg::OP_SHFL &&
                  !wide_w && sp_stream;
-    ret_hold = bk_y_q && 32'(bk_yr_q) + 1 == G;
-    bk_wocc = 1'b0;
-    bk_phaz = 1'b0;
-    if (bk_q_q && bk_warp_q[WW*bk_qs_q +: WW] == cw_q) begin
-      bk_wocc = 1'b1; bk_phaz = bk_pev_q[3*bk_qs_q +: 3] != 3'd7;
-    end
-    if (bk_r_q && bk_warp_q[WW*bk_rs_q +: WW] == cw_q) begin
-      bk_wocc = 1'b1; bk_phaz = bk_phaz || bk_pev_q[3*bk_rs_q +: 3] != 3'd7;
-    end
-    if (bk_x_q && bk_warp_q[WW*bk_xs_q +: WW] == cw_q) begin
-      bk_wocc = 1'b1; bk_phaz = bk_phaz || bk_pev_q[3*bk_xs_q +: 3] != 3'd7;
-    end
-    if (bk_y_q && bk_warp_q[WW*bk_ys_q +: WW] == cw_q) begin
-      bk_wocc = 1'b1; bk_phaz = bk_phaz || bk_pev_q[3*bk_ys_q +: 3] != 3'd7;
-    end
-    // The queue is free (the back end takes an instruction into R when R frees, else into Q). An
-    // instruction of a warp whose predicate the back end still writes waits: its guard and
-    // predicate operands read the predicates at issue.
-    bk_take = !bk_q_q && (!bk_busy || (G >= 3 && !mt_row_phase && !sfu_row_valid));
+    ret_hold = sp_pipe_write_valid && sp_pipe_write_last;
     // A control instruction that only moves the PC retires in E_DISPATCH: NOP, a uniform BRA (taken
     // by every active lane or by none), and any other one whose guard holds in no lane.
-    dexec = (cnt_q == 32'd0) ? (act_c & guard) : cexec_q;
+    dexec = (step_q == 32'd0) ? (act_c & guard) : exec_q;
     ctl_quick = unit_w == tsm_isa_pkg::UNIT_CTRL &&
                 (op == tsm_isa_pkg::OP_NOP || dexec == '0 || (op == tsm_isa_pkg::OP_BRA && dexec == act_c));
-    ctl_npc = (op == tsm_isa_pkg::OP_BRA && dexec == act_c) ? ct_tgt : cpc_q + 32'd1;
-    disp_go = !(ctl_quick && ret_hold) && (cnt_q != 32'd0 ||
+    ctl_npc = (op == tsm_isa_pkg::OP_BRA && dexec == act_c) ? ct_tgt : pc_q + 32'd1;
+    disp_go = !(ctl_quick && ret_hold) && (step_q != 32'd0 ||
                (insn_ok && !bad_reg && !(DpUnits == 0 && dp_insn) && !hazard &&
                 !(unit_w == tsm_isa_pkg::UNIT_SFU && !sfu_operands_free) && !(has_b_w && b_const_w))) &&
-              (sp_streams ? bk_take && !bk_phaz :
-               (unit_w == tsm_isa_pkg::UNIT_CTRL && op != tsm_isa_pkg::OP_EXIT) ? !bk_wocc : !bk_busy);
-    bk_hand = st_q == E_DISPATCH && disp_go && sp_streams;
+              (sp_streams ? sp_pipe_take && !sp_pipe_predicate_pending :
+               (unit_w == tsm_isa_pkg::UNIT_CTRL && op != tsm_isa_pkg::OP_EXIT) ? !sp_pipe_occupied : !sp_pipe_busy);
+    sp_pipe_hand = st_q == E_DISPATCH && disp_go && sp_streams;
     ctl_go = st_q == E_DISPATCH && disp_go && ctl_quick;
     // E_IDLE selects unless a fault, a stop or a block placement comes first; E_RET selects the next
     // warp unless the warp exits or a barrier release is pending; a hand-over to the back end
     // selects the next warp too.
     sel_go = sel_ok && !stop_i && !pl_pend_q &&
-             ((st_q == E_IDLE && !flt_q) || (st_q == E_RET && !ret_hold && nlive_q != '0 && !rel_pend_q) || ((bk_hand || ctl_go) && !flt_q));
+             ((st_q == E_IDLE && !flt_q) || (st_q == E_RET && !ret_hold && nlive_q != '0 && !rel_pend_q) || ((sp_pipe_hand || ctl_go) && !flt_q));
 
     // Thread coordinates of the L lanes after the walker.
     walk_x = 32'(walk_q[0 +: DW]);
     walk_y = 32'(walk_q[DW +: DW]);
     walk_z = 32'(walk_q[2*DW +: DW]);
   end
+
+  // ---- scoreboard (rtl/sm/tsm_scoreboard.sv, docs/sm-rtl.md §2.3): the current instruction waits
+  // while a register it reads or writes is one a load of its warp in flight will write; a register
+  // beyond the kernel's count is a fault ----
+  tsm_scoreboard #(.Slots(NSlots), .WarpBits(WW)) u_scoreboard (
+    .warp_i(warp_q), .ra_i(f_ra), .rb_i(f_rb), .rc_i(f_rc), .rd_i(f_rd),
+    .ra_regs_i(n_ra), .b_regs_i(n_b), .rc_regs_i(n_rc), .rd_regs_i(n_rd),
+    .reads_ra_i(rd_ra), .reads_b_i(rd_b), .reads_rb_i(reads_rb_w), .reads_rc_i(rd_rc), .reads_rd_i(rd_rd),
+    .writes_rd_i(wr_rd), .exit_i(op == tsm_isa_pkg::OP_EXIT), .membar_i(op == tsm_isa_pkg::OP_MEMBAR),
+    .slot_valid_i(mt_slot_valid), .slot_warp_i(mt_slot_warp), .slot_register_i(mt_slot_register),
+    .slot_registers_i(mt_slot_registers), .loads_in_flight_i(w_ld_q[4*warp_q +: 4] != 4'd0),
+    .stores_in_flight_i(w_st_q[6*warp_q +: 6] != 6'd0), .kernel_registers_i(regs_i),
+    .hazard_o(hazard), .bad_register_o(bad_reg)
+  );
 
   // ---- warp scheduler (rtl/sm/tsm_warp_sched.sv, docs/sm-rtl.md §2.3): of the ready warps, the one
   // the engine selects next (E_IDLE, E_RET, a hand-over), by the launch's policy. A warp is ready
@@ -900,11 +695,27 @@ module tsm_sm #(
   logic [W-1:0] warp_ready;
   logic         warp_placed;
   assign warp_ready = w_valid_q & ~w_wait_q & ~w_sb_q & ~w_atom_q & ~w_sfu_q & ~w_sfuw_q;
-  assign warp_placed = st_q == E_PL_WALK && cnt_q[4:0] == 5'd0;
+  assign warp_placed = st_q == E_PL_WALK && step_q[4:0] == 5'd0;
   tsm_warp_sched #(.Warps(W), .WarpBits(WW)) u_warp_sched (
     .clk_i, .rst_ni, .policy_i(sched_policy_i), .place_i(warp_placed), .place_warp_i(free_warp),
-    .ready_i(warp_ready), .hold_valid_i(st_q == E_RET || st_q == E_DISPATCH), .hold_warp_i(cw_q),
+    .ready_i(warp_ready), .hold_valid_i(st_q == E_RET || st_q == E_DISPATCH), .hold_warp_i(warp_q),
     .choice_valid_o(sel_ok), .choice_warp_o(sel_w), .take_i(sel_go)
+  );
+
+  tsm_sp_pipe #(.Lanes(L), .Rows(G), .RowBits(GroupBits), .WarpBits(WW), .RegisterRowBits(RA)) u_sp_pipe (
+    .clk_i, .rst_ni, .hand_valid_i(sp_pipe_hand), .take_o(sp_pipe_take), .write_contention_i(mt_row_phase || sfu_row_valid),
+    .hand_insn_i(insn_q), .hand_base_i(base_c), .hand_registers_i({f_rd, f_rc, f_rb, f_ra}),
+    .hand_a_used_i(rd_ra && f_ra != 8'd255), .hand_b_zero_i(f_rb == 8'd255), .hand_b_given_i(has_b_w && (b_const_w || b_imm_w)),
+    .hand_c_used_i(f_rc != 8'd255), .hand_b_i(b_const_w ? bconst_q : imm_b), .hand_exec_i(dexec), .hand_active_i(act_c),
+    .hand_seq_i(w_seq_q[32*warp_q +: 32]), .hand_pc_i(pc_q), .hand_warp_i(warp_q), .hand_predicates_i(wp_c),
+    .hand_predicate_i(sp_pev), .busy_o(sp_pipe_busy), .query_warp_i(warp_q), .query_occupied_o(sp_pipe_occupied),
+    .query_predicate_pending_o(sp_pipe_predicate_pending), .read_valid_o(sp_pipe_read_valid), .read_rows_o(sp_pipe_read_rows),
+    .execute_valid_o(sp_pipe_execute_valid), .execute_insn_o(sp_pipe_execute_insn), .read_data_i(rf_rdata),
+    .execute_a_o(sp_pipe_a), .execute_b_o(sp_pipe_b), .execute_c_o(sp_pipe_c), .execute_predicates_o(sp_pipe_predicates),
+    .write_valid_o(sp_pipe_write_valid), .write_last_o(sp_pipe_write_last), .write_warp_o(sp_pipe_write_warp),
+    .write_seq_o(sp_pipe_write_seq), .write_pc_o(sp_pipe_write_pc), .write_active_o(sp_pipe_write_active),
+    .write_exec_o(sp_pipe_write_exec), .write_group_o(sp_pipe_write_group), .write_lanes_o(sp_pipe_write_lanes),
+    .write_row_o(sp_pipe_write_row), .write_register_o(sp_pipe_write_register), .write_predicate_o(sp_pipe_write_predicate)
   );
 
   // ---- register-file rows the states read and write ----
@@ -913,124 +724,68 @@ module tsm_sm #(
   logic [RA-1:0] st_ra;                        // E_SFU_RD: the row of operand A read (cnt)
   logic [L-1:0]  sh_rl;
   always_comb begin
-    st_ra = rowof(base_c, f_ra, (GroupBits + 1)'(cnt_q));
-    rw_a = rowof(base_c, f_ra, g_q);
-    rw_b = rowof(base_c, f_rb, g_q);
-    rw_c = rowof(base_c, f_rc, g_q);
-    rw_d = rowof(base_c, f_rd, g_q);
-    rw_a1 = rowof(base_c, f_ra + 8'd1, g_q);
-    rw_b1 = rowof(base_c, f_rb + 8'd1, g_q);
-    rw_c1 = rowof(base_c, f_rc + 8'd1, g_q);
-    rw_d1 = rowof(base_c, f_rd + 8'd1, g_q);
-    rw_dk = rowof(base_c, f_rd + 8'(k_q), g_q);
-    rw_hi = rowof(base_c, op == tsm_isa_pkg::OP_IMAD ? f_rc + 8'd1 : f_ra + 8'd1, g_q);
+    st_ra = rowof(base_c, f_ra, (GroupBits + 1)'(step_q));
+    rw_a = rowof(base_c, f_ra, group_q);
+    rw_b = rowof(base_c, f_rb, group_q);
+    rw_c = rowof(base_c, f_rc, group_q);
+    rw_d = rowof(base_c, f_rd, group_q);
+    rw_a1 = rowof(base_c, f_ra + 8'd1, group_q);
+    rw_b1 = rowof(base_c, f_rb + 8'd1, group_q);
+    rw_c1 = rowof(base_c, f_rc + 8'd1, group_q);
+    rw_d1 = rowof(base_c, f_rd + 8'd1, group_q);
+    rw_dk = rowof(base_c, f_rd + 8'(word_q), group_q);
+    rw_hi = rowof(base_c, op == tsm_isa_pkg::OP_IMAD ? f_rc + 8'd1 : f_ra + 8'd1, group_q);
     rw_vb = rowof(base_c, f_rb, (GroupBits + 1)'(32'(ctz_exec) / L));
     rw_asb = rowof(base_c, f_rb, (GroupBits + 1)'(32'(ctz_pend) / L));
     rw_asc = rowof(base_c, f_rc, (GroupBits + 1)'(32'(ctz_pend) / L));
     rw_lnb1 = rowof(base_c, f_rb + 8'd1, (GroupBits + 1)'(32'(lane_q) / L));
     rw_lnc1 = rowof(base_c, f_rc + 8'd1, (GroupBits + 1)'(32'(lane_q) / L));
-    sh_rl = rowlanes(shmask, g_q);
+    sh_rl = rowlanes(shmask, group_q);
   end
 
-  // ---- SP operands: row data of ports A, B, C; B replaced by the constant or immediate ----
-  // The back end's stage X takes its selections from its slot; the engine's states from ci_q.
+  // ---- SP operands: row data of ports A, B, C; B replaced by the constant or immediate; the SP
+  // pipe's stage X gives its own ----
   always_comb begin
-    logic [32*7-1:0] xp;
-    logic [31:0]     xb;
-    logic            xa, xbz, xbv, xc;
-    logic [L*7-1:0]  xprow, wprow;  // the predicates of the row in stage X / of row g_q
-    xp = bk_pred_q[0 +: 32*7];  // the slot's, by comparing with each slot number (as wp_c)
-    for (int s = 1; s < BkSlots; s++) if (32'(bk_xs_q) == s) xp = bk_pred_q[32*7*s +: 32*7];
-    // Rows picked by comparing with each row number: a part select at (row * L + l) * 7 would
+    logic [L*7-1:0] wprow;  // the predicates of row group_q
+    // The row picked by comparing with each row number: a part select at (row * L + l) * 7 would
     // shift all 224 bits by a multiple of 7, once per lane.
-    xprow = '0; wprow = '0;
-    for (int r = 0; r < G; r++) begin
-      if (32'(bk_xr_q) == r) xprow = xp[7*L*r +: 7*L];
-      if (32'(g_q[GroupBits-1:0]) == r) wprow = wp_c[7*L*r +: 7*L];
-    end
-    xb = bk_b_q[32*bk_xs_q +: 32];
-    xa = bk_ause_q[bk_xs_q]; xbz = bk_bzero_q[bk_xs_q]; xbv = bk_bval_q[bk_xs_q]; xc = bk_cuse_q[bk_xs_q];
+    wprow = '0;
+    for (int r = 0; r < G; r++) if (32'(group_q[GroupBits-1:0]) == r) wprow = wp_c[7*L*r +: 7*L];
     for (int l = 0; l < L; l++) begin
-      if (bk_x_q) begin
-        sp_a[32*l +: 32] = xa ? rf_rdata[32*l +: 32] : 32'd0;
-        sp_b[32*l +: 32] = xbv ? xb : xbz ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
-        sp_c[32*l +: 32] = xc ? rf_rdata[2*L*32 + 32*l +: 32] : 32'd0;
-        sp_preds[8*l +: 8] = {1'b1, xprow[7*l +: 7]};
-      end else begin
-        sp_a[32*l +: 32] = (rd_ra && f_ra != 8'd255) ? rf_rdata[32*l +: 32] : 32'd0;
-        sp_b[32*l +: 32] = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
-        if (has_b_w && b_const_w) sp_b[32*l +: 32] = bconst_q;
-        if (has_b_w && b_imm_w) sp_b[32*l +: 32] = imm_b;
-        sp_c[32*l +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
-        sp_preds[8*l +: 8] = {1'b1, wprow[7*l +: 7]};
-      end
+      sp_a[32*l +: 32] = (rd_ra && f_ra != 8'd255) ? rf_rdata[32*l +: 32] : 32'd0;
+      sp_b[32*l +: 32] = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
+      if (has_b_w && b_const_w) sp_b[32*l +: 32] = bconst_q;
+      if (has_b_w && b_imm_w) sp_b[32*l +: 32] = imm_b;
+      sp_c[32*l +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
+      sp_preds[8*l +: 8] = {1'b1, wprow[7*l +: 7]};
+    end
+    if (sp_pipe_execute_valid) begin
+      sp_a = sp_pipe_a; sp_b = sp_pipe_b; sp_c = sp_pipe_c; sp_preds = sp_pipe_predicates;
     end
   end
 
-  // ---- wide SP sources (E_SP_HI2) and the DP unit's operand rows (E_DP_HI, E_DP_HI2) ----
-  // Words of sources narrower than 64 bits, of RZ, and absent operands are 0; B from a constant
-  // bank is the 8-byte constant, an immediate the top 20 bits of a binary64.
+  // ---- wide SP sources (E_SP_HI2): the high words of A (of C for IMAD) ----
   logic [L*32-1:0] hi_row;
-  logic [L*64-1:0] dpa_row, dpb_row, dpc_row;
-  always_comb begin
-    logic hi;
-    logic [31:0] a, b, c;
-    hi = st_q == E_DP_HI2;
-    dpa_row = dpa_q;
-    dpb_row = dpb_q;
-    dpc_row = dpc_q;
-    for (int l = 0; l < L; l++) begin
+  always_comb
+    for (int l = 0; l < L; l++)
       hi_row[32*l +: 32] = ((op == tsm_isa_pkg::OP_IMAD ? f_rc : f_ra) == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
-      a = (rd_ra && f_ra != 8'd255 && (!hi || n_ra == 3'd2)) ? rf_rdata[32*l +: 32] : 32'd0;
-      b = (rd_b && f_rb != 8'd255 && (!hi || n_b == 3'd2)) ? rf_rdata[L*32 + 32*l +: 32] : 32'd0;
-      if (has_b_w && b_const_w) b = hi ? bconst_hi_q : bconst_q;
-      if (has_b_w && b_imm_w) b = hi ? {imm20_w, 12'd0} : 32'd0;
-      c = (rd_rc && f_rc != 8'd255 && (!hi || n_rc == 3'd2)) ? rf_rdata[2*L*32 + 32*l +: 32] : 32'd0;
-      if (hi) dpa_row[64*l + 32 +: 32] = a; else dpa_row[64*l +: 32] = a;
-      if (hi) dpb_row[64*l + 32 +: 32] = b; else dpb_row[64*l +: 32] = b;
-      if (hi) dpc_row[64*l + 32 +: 32] = c; else dpc_row[64*l +: 32] = c;
-    end
-  end
 
-  // ---- DP unit feed (step cnt, lanes cnt*DL ..) and collection (step cnt - DpStages), E_DP_EX ----
-  logic [DL*64-1:0] dpf_a, dpf_b, dpf_c;
-  logic [L*64-1:0]  dpr_row;
-  logic [L-1:0]     dpp_row;
-  logic [L*32-1:0]  dpr_lo, dpr_hi;
-  always_comb begin
-    logic [1:0]  da, db, dc;
-    logic [63:0] a;
-    logic [31:0] j;
-    da = tsm_isa_pkg::dec_ra(ci_q);
-    db = tsm_isa_pkg::dec_b(ci_q);
-    dc = tsm_isa_pkg::dec_rc(ci_q);
-    for (int d = 0; d < DL; d++) begin
-      j = ((cnt_q < 32'(DpSteps)) ? cnt_q : 32'd0) * DL + 32'(d);
-      a = dpa_q[64*j +: 64];
-      // The decorations act on the source's sign: bit 63, or 31 / 15 for F2F's narrower sources.
-      if (op == tsm_isa_pkg::OP_F2F && sfmt_w == tsm_isa_pkg::FTYPE_F32)
-        a[31] = (a[31] & ~da[1]) ^ da[0];
-      else if (op == tsm_isa_pkg::OP_F2F && sfmt_w == tsm_isa_pkg::FTYPE_F16)
-        a[15] = (a[15] & ~da[1]) ^ da[0];
-      else a[63] = (a[63] & ~da[1]) ^ da[0];
-      dpf_a[64*d +: 64] = a;
-      dpf_b[64*d +: 64] = {(dpb_q[64*j + 63] & ~db[1]) ^ db[0], dpb_q[64*j +: 63]};
-      dpf_c[64*d +: 64] = {(dpc_q[64*j + 63] & ~dc[1]) ^ dc[0], dpc_q[64*j +: 63]};
-    end
-    dpr_row = dpr_q;
-    dpp_row = dpp_q;
-    if (cnt_q >= 32'(DpStages)) begin
-      for (int d = 0; d < DL; d++) begin
-        j = (cnt_q - 32'(DpStages)) * DL + 32'(d);
-        for (int jj = 0; jj < L; jj++)
-          if (j == jj) begin dpr_row[64*jj +: 64] = dp_r[64*d +: 64]; dpp_row[jj] = dp_p[d]; end
-      end
-    end
-    for (int l = 0; l < L; l++) begin
-      dpr_lo[32*l +: 32] = dpr_q[64*l +: 32];
-      dpr_hi[32*l +: 32] = dpr_q[64*l + 32 +: 32];
-    end
-  end
+  // ---- DP pipe (rtl/sm/tsm_dp_pipe.sv, docs/sm-rtl.md §2.7): a row's operands are captured from the
+  // register file (E_DP_HI: low words, E_DP_HI2: high words), executed DpUnits lanes a clock
+  // (E_DP_EX, until dp_pipe_done) and written from its results (E_DP_WB, E_DP_WB2). ----
+  logic            dp_pipe_done;
+  logic [L*32-1:0] dp_pipe_result_low, dp_pipe_result_high;
+  logic [L-1:0]    dp_pipe_compare;  // DSETP's comparisons
+  tsm_dp_pipe #(.Lanes(L), .Units(DpUnits), .Stages(2)) u_dp_pipe (
+    .clk_i, .rst_ni, .insn_i(insn_q), .operation_i(dp_op),
+    .capture_i(st_q == E_DP_HI || st_q == E_DP_HI2), .capture_high_i(st_q == E_DP_HI2), .read_data_i(rf_rdata),
+    .a_used_i(rd_ra && f_ra != 8'd255), .a_wide_i(n_ra == 3'd2), .b_used_i(rd_b && f_rb != 8'd255), .b_wide_i(n_b == 3'd2),
+    .c_used_i(rd_rc && f_rc != 8'd255), .c_wide_i(n_rc == 3'd2), .b_given_i(has_b_w && (b_const_w || b_imm_w)),
+    .b_value_i(b_const_w ? {bconst_hi_q, bconst_q} : {imm20_w, 44'd0}),
+    .execute_i(st_q == E_DP_EX), .execute_done_o(dp_pipe_done),
+    .result_low_o(dp_pipe_result_low), .result_high_o(dp_pipe_result_high), .compare_o(dp_pipe_compare)
+  );
+
 
   // ---- warp ops (rtl/sm/tsm_warp_ops.sv, docs/sm-rtl.md §2.10): S2R's special registers of the
   // row's lanes, VOTE's ballot and result, SHFL's source lanes; the operands are read here ----
@@ -1048,7 +803,7 @@ module tsm_sm #(
     b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(ctz_exec) % L) +: 32];
     if (b_const_w) b = bconst_q;
     if (b_imm_w) b = imm_b;
-    vote_mem = cexec_q & b;
+    vote_mem = exec_q & b;
     for (int l = 0; l < 32; l++) vote_pred[l] = wp_s[l] ^ psn_w;
   end
   // SHFL's operands, row by row.
@@ -1064,8 +819,8 @@ module tsm_sm #(
     end
   end
   tsm_warp_ops #(.Lanes(L), .RowBits(GroupBits), .Warps(W), .WarpBits(WW), .DimBits(DW)) u_warp_ops (
-    .row_i(g_q[GroupBits-1:0]),
-    .s2r_register_i(sreg_w), .s2r_thread_i(walk_q), .s2r_clock_i(sclk_q), .s2r_warp_i(cw_q),
+    .row_i(group_q[GroupBits-1:0]),
+    .s2r_register_i(sreg_w), .s2r_thread_i(walk_q), .s2r_clock_i(sclk_q), .s2r_warp_i(warp_q),
     .s2r_sm_i(sm_id_i), .s2r_sms_i(num_sms_i), .s2r_block_dim_i({block_z_i, block_y_i, block_x_i}),
     .s2r_block_index_i(b_ctaid_q[48*blk_c +: 48]), .s2r_grid_dim_i({grid_z_i, grid_y_i, grid_x_i}),
     .s2r_data_o(s2r_data), .s2r_next_thread_o(s2r_walk),
@@ -1097,14 +852,14 @@ module tsm_sm #(
   always_comb begin
     logic         sv, t, vd, vq;
     logic [L-1:0] wp_srow;  // the row's lanes' source predicates
-    wp_srow = rowlanes(wp_s, g_q);
+    wp_srow = rowlanes(wp_s, group_q);
     pu_we = '0;
     pu_val = '0;
     dsetp_prow = prow_q;
     for (int l = 0; l < L; l++) begin
       // DSETP as FSETP: Pd = t bop s, then Pq = !t bop s (Pq wins when both name one predicate).
       sv = wp_srow[l] ^ psn_w;
-      t = dpp_q[l];
+      t = dp_pipe_compare[l];
       unique case (bop_w)
         tsm_isa_pkg::BOP_AND: begin vd = t & sv; vq = ~t & sv; end
         tsm_isa_pkg::BOP_OR:  begin vd = t | sv; vq = ~t | sv; end
@@ -1132,16 +887,17 @@ module tsm_sm #(
     for (int l = 0; l < L; l++)
       for (int gg = 0; gg < G; gg++)
         for (int pp = 0; pp < 7; pp++)
-          wp_d[(gg*L + l)*7 + pp] = (32'(g_q[GroupBits-1:0]) == gg && pu_we[7*l + pp]) ? pu_val[7*l + pp] : wp_d[(gg*L + l)*7 + pp];
+          wp_d[(gg*L + l)*7 + pp] = (32'(group_q[GroupBits-1:0]) == gg && pu_we[7*l + pp]) ? pu_val[7*l + pp] : wp_d[(gg*L + l)*7 + pp];
     // The current warp's predicates go back with constant indices (see §2.11 of docs/sm-rtl.md).
     pred_d = pred_q;
-    for (int w = 0; w < W; w++) if (32'(cw_q) == w) pred_d[32*7*w +: 32*7] = wp_d;
-    // The back end's stage Y writes its row's predicates (never in a clock the engine writes any).
+    for (int w = 0; w < W; w++) if (32'(warp_q) == w) pred_d[32*7*w +: 32*7] = wp_d;
+    // The SP pipe's stage Y writes its row's predicates (never in a clock the engine writes any).
     for (int w = 0; w < W; w++)
       for (int gg = 0; gg < G; gg++)
         for (int l = 0; l < L; l++)
           for (int pp = 0; pp < 7; pp++)
-            if (bk_y_q && bk_ypev != 3'd7 && 32'(bk_ywarp) == w && 32'(bk_yr_q) == gg && bk_ylanes[l] && sp_pwe_o[8*l + pp])
+            if (sp_pipe_write_valid && sp_pipe_write_predicate != 3'd7 && 32'(sp_pipe_write_warp) == w &&
+                32'(sp_pipe_write_group) == gg && sp_pipe_write_lanes[l] && sp_pwe_o[8*l + pp])
               pred_d[32*7*w + (gg*L + l)*7 + pp] = sp_preds_o[8*l + pp];
   end
 
@@ -1184,7 +940,7 @@ module tsm_sm #(
     ag_lsp = lsp_q;
     ag_rowa = '0; ag_rowb = '0; ag_wa = '0; ag_wb = '0;
     for (int l = 0; l < L; l++) begin
-      lane = 6'(32'(g_q[GroupBits-1:0]) * L + l);
+      lane = 6'(32'(group_q[GroupBits-1:0]) * L + l);
       lo = (f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32];
       hi = (f_ra == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
       off = (op == tsm_isa_pkg::OP_LDC) ? {16'd0, coff_w} : memoff_w ? {{8{moff_w[23]}}, moff_w} : 32'd0;
@@ -1213,15 +969,15 @@ module tsm_sm #(
       unique case (space)
         SP_SHARED: ea = 32'(b_sbase_q[SAW*blk_c +: SAW]) + rel;
         SP_LOCAL: ea = local_base_i + (rel >> 2) * LocalStride +
-                       (((sm_id_i * W + 32'(cw_q)) * 32 + 32'(lane)) << 2) + {30'd0, rel[1:0]};
+                       (((sm_id_i * W + 32'(warp_q)) * 32 + 32'(lane)) << 2) + {30'd0, rel[1:0]};
         default: ea = (op == tsm_isa_pkg::OP_LDC) ? cbank_base_i[32*cbank_w +: 32] + rel : a32;
       endcase
-      if (gexec[l] && k_q == '0) begin
+      if (gexec[l] && word_q == '0) begin
         if (kind != '0 && !ag_flt) begin
           ag_flt = 1'b1; ag_kind = kind; ag_addr = wide_addr && kind == F_RANGE ? sum_hi : a32; ag_lane = 32'(lane);
         end
         for (int gg = 0; gg < G; gg++)
-          if (32'(g_q[GroupBits-1:0]) == gg) ag_lsp[2*(gg*L + l) +: 2] = space;
+          if (32'(group_q[GroupBits-1:0]) == gg) ag_lsp[2*(gg*L + l) +: 2] = space;
         ag_wa[l] = 1'b1;
       end
       ag_rowa[32*l +: 32] = ea;
@@ -1247,7 +1003,7 @@ module tsm_sm #(
     logic [16*4-1:0]  hbe;        // and byte enables
     logic [31:0]      wa;
     logic [3:0]       win;        // the lane whose byte a bank stores
-    h = cnt_q[0];
+    h = step_q[0];
     hba = hw_ea;
     hrep = hw_rep;
     for (int li = 0; li < 16; li++) begin
@@ -1334,8 +1090,8 @@ module tsm_sm #(
   logic [5:0]  tx_q;
   always_comb
     for (int l = 0; l < 32; l++)
-      tx_lanes[l] = cexec_q[l] && op != tsm_isa_pkg::OP_LDC &&
-                    (lsp_q[2*l +: 2] == SP_LOCAL || (lsp_q[2*l +: 2] == SP_GLOBAL && k_q == '0));
+      tx_lanes[l] = exec_q[l] && op != tsm_isa_pkg::OP_LDC &&
+                    (lsp_q[2*l +: 2] == SP_LOCAL || (lsp_q[2*l +: 2] == SP_GLOBAL && word_q == '0));
   tsm_segment_counter u_segment_counter (
     .clk_i, .rst_ni, .load_i(st_q != E_LS_GL), .lanes_i(tx_lanes), .lane_addr_i(lane_ea), .bytes_i(nbytes),
     .count_o(tx_q)
@@ -1408,21 +1164,21 @@ module tsm_sm #(
     unique case (st_q)
       E_SHFL_CAP: begin
         for (int l = 0; l < L; l++) begin
-          bwe_a[32'(g_q[GroupBits-1:0]) * L + l] = 1'b1;
-          bwe_b[32'(g_q[GroupBits-1:0]) * L + l] = 1'b1;
-          bwe_c[32'(g_q[GroupBits-1:0]) * L + l] = 1'b1;
+          bwe_a[32'(group_q[GroupBits-1:0]) * L + l] = 1'b1;
+          bwe_b[32'(group_q[GroupBits-1:0]) * L + l] = 1'b1;
+          bwe_c[32'(group_q[GroupBits-1:0]) * L + l] = 1'b1;
         end
         bw_a = shfl_rowa; bw_b = shfl_rowb; bw_c = shfl_rowc;
       end
       E_LS_AG: begin
         for (int l = 0; l < L; l++) begin
-          bwe_a[32'(g_q[GroupBits-1:0]) * L + l] = ag_wa[l];
-          bwe_b[32'(g_q[GroupBits-1:0]) * L + l] = ag_wb[l];
+          bwe_a[32'(group_q[GroupBits-1:0]) * L + l] = ag_wa[l];
+          bwe_b[32'(group_q[GroupBits-1:0]) * L + l] = ag_wb[l];
         end
         bw_a = ag_rowa; bw_b = ag_rowb;
       end
       E_LS_SHDATA: begin
-        bwe_c = cnt_q[0] ? (members_q & 32'hFFFF_0000) : (members_q & 32'h0000_FFFF);
+        bwe_c = step_q[0] ? (members_q & 32'hFFFF_0000) : (members_q & 32'h0000_FFFF);
         bw_csh = 1'b1;
       end
       E_AS_OP: begin
@@ -1452,11 +1208,11 @@ module tsm_sm #(
   logic [5:0]  bu_count;
   logic        bu_rel, fb_rel;
   always_comb
-    for (int l = 0; l < 32; l++) bar_votes[l] = cexec_q[l] && (wp_s[l] ^ psn_w);
+    for (int l = 0; l < 32; l++) bar_votes[l] = exec_q[l] && (wp_s[l] ^ psn_w);
   tsm_barrier #(.Blocks(NB), .BlockBits(BW)) u_barrier (
     .clk_i, .block_i(bar_block), .barrier_i(bar_id), .clear_i(bar_clear), .arrive_i(bar_arrive),
     .arrive_reduce_i(op == tsm_isa_pkg::OP_BRED), .arrive_redop_i(redop_w), .arrive_count_i(bcount_w),
-    .arrive_lanes_i(cexec_q), .arrive_votes_i(bar_votes), .arrive_unfinished_i(b_unfin_q[5*blk_c +: 5]),
+    .arrive_lanes_i(exec_q), .arrive_votes_i(bar_votes), .arrive_unfinished_i(b_unfin_q[5*blk_c +: 5]),
     .arrive_release_o(bu_rel), .arrive_value_o(bu_val), .arrive_count_o(bu_count),
     .check_unfinished_i(b_unfin_q[5*rel_blk_q +: 5]), .check_release_o(fb_rel), .check_value_o(fb_val)
   );
@@ -1471,15 +1227,15 @@ module tsm_sm #(
     rel_match = w_valid_q[rel_w_q] && w_blk_q[BW*rel_w_q +: BW] == rel_blk_q && w_wait_q[rel_w_q] &&
                 w_bar_q[4*rel_w_q +: 4] == rel_id_q;
     rel_bred = w_bred_q[rel_w_q];
-    relwb_lanes = rowlanes(w_bred_lanes_q[32*rel_w_q +: 32], g_q);
+    relwb_lanes = rowlanes(w_bred_lanes_q[32*rel_w_q +: 32], group_q);
     relwb_rd = w_bred_rd_q[8*rel_w_q +: 8];
-    relwb_row = rowof(w_base_q[RA*rel_w_q +: RA], relwb_rd, g_q);
+    relwb_row = rowof(w_base_q[RA*rel_w_q +: RA], relwb_rd, group_q);
     relwb_seq = w_bred_seq_q[32*rel_w_q +: 32];
   end
 
   // ---- a branch's target ----
   logic [31:0] ct_tgt;
-  assign ct_tgt = cpc_q + {{8{target_w[23]}}, target_w};
+  assign ct_tgt = pc_q + {{8{target_w[23]}}, target_w};
 
   // ---- reconvergence stack (rtl/sm/tsm_simt_stack.sv, docs/sm-rtl.md §2.5): E_CT pushes an entry or
   // starts a walk (SYNC's pop, BRK's and RET's leave, EXIT), E_STK waits for its end ----
@@ -1490,9 +1246,9 @@ module tsm_sm #(
   logic             stk_idle, stk_done, stk_fault, stk_active_valid, stk_pc_valid;
   tsm_simt_stack #(.Warps(W), .WarpBits(WW), .Depth(SD), .DepthBits(SPW)) u_simt_stack (
     .clk_i, .rst_ni, .depth_o(stk_depth), .clear_i(stk_clear), .clear_warp_i(free_warp),
-    .warp_i(cw_q), .push_i(stk_push), .push_kind_i(stk_push_kind), .push_mask_i(stk_push_mask), .push_pc_i(stk_push_pc),
+    .warp_i(warp_q), .push_i(stk_push), .push_kind_i(stk_push_kind), .push_mask_i(stk_push_mask), .push_pc_i(stk_push_pc),
     .pop_i(stk_pop), .leave_i(stk_leave), .leave_kind_i(stk_leave_kind), .exit_i(stk_exit),
-    .lanes_i(cexec_q), .active_i(act_c), .live_i(nlive_q), .pc_i(cpc_q),
+    .lanes_i(exec_q), .active_i(act_c), .live_i(nlive_q), .pc_i(pc_q),
     .idle_o(stk_idle), .done_o(stk_done), .fault_o(stk_fault),
     .active_valid_o(stk_active_valid), .active_o(stk_active), .pc_valid_o(stk_pc_valid), .pc_o(stk_pc)
   );
@@ -1532,9 +1288,9 @@ module tsm_sm #(
     .free_id_o(free_id), .free_id_valid_o(free_id_ok), .free_slot_o(free_slot), .free_slot_valid_o(free_slot_ok),
     .id_alloc_i(ida_we), .id_alloc_store_i(ida_store), .id_alloc_slot_i(ida_slot), .id_alloc_word_i(ida_k),
     .id_alloc_lanes_i(ida_lanes), .id_alloc_addr_i(ida_addr), .id_alloc_local_i(ida_loc), .id_alloc_warp_i(ida_warp),
-    .slot_alloc_i(sla_we), .slot_alloc_atomic_i(sla_atom), .slot_alloc_wide_i(sla_w64), .slot_alloc_warp_i(cw_q),
+    .slot_alloc_i(sla_we), .slot_alloc_atomic_i(sla_atom), .slot_alloc_wide_i(sla_w64), .slot_alloc_warp_i(warp_q),
     .slot_alloc_register_i(f_rd), .slot_alloc_registers_i(sla_n), .slot_alloc_size_i(sla_msz),
-    .slot_alloc_seq_i(cseq_q), .slot_alloc_pc_i(cpc_q), .slot_alloc_active_i(act_c), .slot_alloc_exec_i(cexec_q),
+    .slot_alloc_seq_i(seq_q), .slot_alloc_pc_i(pc_q), .slot_alloc_active_i(act_c), .slot_alloc_exec_i(exec_q),
     .slot_alloc_offsets_valid_i(sla_off), .slot_alloc_offsets_i(gl_off),
     .slot_index_i(cslot_q), .slot_request_i(slc_inc), .slot_issued_i(sld_ret), .slot_atomic_i(sld_atom),
     .slot_valid_o(mt_slot_valid), .slot_warp_o(mt_slot_warp), .slot_register_o(mt_slot_register),
@@ -1589,12 +1345,12 @@ module tsm_sm #(
     w_tid0_d = w_tid0_q; w_ld_e = w_ld_q; w_st_d = w_st_q;
     b_valid_d = b_valid_q; b_ctaid_d = b_ctaid_q; b_unfin_d = b_unfin_q; b_sbase_d = b_sbase_q;
     resident_d = resident_q; pl_pend_d = pl_pend_q; pl_linear_d = pl_linear_q; pl_ctaid_d = pl_ctaid_q;
-    cw_d = cw_q; ci_d = ci_q; cpc_d = cpc_q; cexec_d = cexec_q; cseq_d = cseq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
-    npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; g_d = g_q; k_d = k_q; lane_d = lane_q; cnt_d = cnt_q;
+    warp_d = warp_q; insn_d = insn_q; pc_d = pc_q; exec_d = exec_q; seq_d = seq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
+    npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; group_d = group_q; word_d = word_q; lane_d = lane_q; step_d = step_q;
     rel_pend_d = rel_pend_q; fin_d = fin_q;
     rel_blk_d = rel_blk_q; rel_id_d = rel_id_q; rel_val_d = rel_val_q; rel_w_d = rel_w_q; fin_id_d = fin_id_q;
     hi_d = hi_q; row_d = row_q;
-    dpa_d = dpa_q; dpb_d = dpb_q; dpc_d = dpc_q; dpr_d = dpr_q; dpp_d = dpp_q; prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
+    prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
     walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; members_d = members_q; ballot_d = ballot_q; vres_d = vres_q;
     lsp_d = lsp_q; lpend_d = lpend_q;
     cslot_d = cslot_q; cslot_ok_d = cslot_ok_q;
@@ -1605,7 +1361,7 @@ module tsm_sm #(
 
     // ---- default port values ----
     rf_raddr = '0; rf_we = '0; rf_waddr = '0; rf_wdata = '0;
-    ic_miss = 1'b0; ic_read_pc = cpc_q; cc_lookup = 1'b0; cc_clear = 1'b0; cc_miss = 1'b0; cc_fill = 1'b0;
+    ic_miss = 1'b0; ic_read_pc = pc_q; cc_lookup = 1'b0; cc_clear = 1'b0; cc_miss = 1'b0; cc_fill = 1'b0;
     stk_clear = 1'b0; stk_push = 1'b0; stk_push_kind = '0; stk_push_mask = '0; stk_push_pc = '0;
     stk_pop = 1'b0; stk_leave = 1'b0; stk_leave_kind = '0; stk_exit = 1'b0;
     bar_block = '0; bar_id = '0; bar_clear = 1'b0; bar_arrive = 1'b0;
@@ -1616,12 +1372,11 @@ module tsm_sm #(
     ida_warp = '0;
     sla_we = 1'b0; sla_atom = 1'b0; sla_w64 = 1'b0; sla_off = 1'b0; sla_n = '0; sla_msz = '0; slc_inc = 1'b0;
     sld_ret = 1'b0; sld_atom = 1'b0; mt_row_ready = 1'b0; mt_retire_ready = 1'b0;
-    ev_valid = 1'b0; ev_kind = EV_RETIRE; ev_warp = cw_q; ev_seq = cseq_q; ev_pc = cpc_q; ev_active = '0;
+    ev_valid = 1'b0; ev_kind = EV_RETIRE; ev_warp = warp_q; ev_seq = seq_q; ev_pc = pc_q; ev_active = '0;
     ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
     ev_mask = '0; ev_wdata = '0;
     rt_valid = 1'b0;
     sp_valid = 1'b0; sfu_start = 1'b0; sfu_capture = 1'b0; sfu_capture_row = '0; sfu_row_ready = 1'b0;
-    dp_valid = 1'b0; dp_a = '0; dp_b = '0; dp_c = '0;
     perf_o = '0; perf_lanes_o = '0; perf_tx_o = '0;
 
     eng_rf_busy = 1'b0;
@@ -1654,8 +1409,8 @@ module tsm_sm #(
       E_HALT: ;
       E_CLEAR: begin
         cc_clear = 1'b1;
-        cnt_d = cnt_q + 32'd1;
-        if (cnt_q + 32'd1 == CcLines) st_d = E_IDLE;
+        step_d = step_q + 32'd1;
+        if (step_q + 32'd1 == CcLines) st_d = E_IDLE;
       end
       E_FAULT: begin
         if (!flt_q) begin
@@ -1668,7 +1423,7 @@ module tsm_sm #(
         if (flt_q || stop_i) begin
           st_d = E_HALT;
         end else if (pl_pend_q) begin
-          if (!bk_busy) st_d = E_PL_START;  // placement writes registers and commits a PLACE event
+          if (!sp_pipe_busy) st_d = E_PL_START;  // placement writes registers and commits a PLACE event
         end else if (sel_ok) begin
           // Select a warp: after the case (sel_go).
         end else if (|w_valid_q && (w_valid_q & ~w_wait_q) == '0 && mt_slot_valid == '0 && mt_idle) begin
@@ -1694,14 +1449,14 @@ module tsm_sm #(
         // Register rows of the block: slot * warps * regs * G.
         row_d[31:0] = 32'(free_blk) * warps_i * regs_i * G;
         walk_d = '0;
-        cnt_d = '0;
-        k_d = '0;
+        step_d = '0;
+        word_d = '0;
         pl_pend_d = 1'b0;
         st_d = E_PL_WALK;
       end
       E_PL_WALK: begin
         // One thread a cycle; every 32nd starts a warp in the lowest free slot.
-        if (cnt_q[4:0] == 5'd0) begin
+        if (step_q[4:0] == 5'd0) begin
           for (i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(free_warp)) ? 1'b1 : w_valid_d[i_];
           for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_wait_d[i_];
           for (i_ = 0; i_ < W; i_++) w_sb_e[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sb_e[i_];
@@ -1714,14 +1469,14 @@ module tsm_sm #(
           for (i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? pl_mask : w_live_d[32*i_ +: 32];
           for (i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? '0 : w_seq_d[32*i_ +: 32];
           for (i_ = 0; i_ < W; i_++) w_blk_d[BW*i_ +: BW] = (i_ == 32'(free_warp)) ? rel_blk_q : w_blk_d[BW*i_ +: BW];
-          for (i_ = 0; i_ < W; i_++) w_wib_d[5*i_ +: 5] = (i_ == 32'(free_warp)) ? k_q[4:0] : w_wib_d[5*i_ +: 5];
-          for (i_ = 0; i_ < W; i_++) w_base_d[RA*i_ +: RA] = (i_ == 32'(free_warp)) ? (RA'(row_q[31:0] + 32'(k_q) * regs_i * G)) : w_base_d[RA*i_ +: RA];
+          for (i_ = 0; i_ < W; i_++) w_wib_d[5*i_ +: 5] = (i_ == 32'(free_warp)) ? word_q[4:0] : w_wib_d[5*i_ +: 5];
+          for (i_ = 0; i_ < W; i_++) w_base_d[RA*i_ +: RA] = (i_ == 32'(free_warp)) ? (RA'(row_q[31:0] + 32'(word_q) * regs_i * G)) : w_base_d[RA*i_ +: RA];
           stk_clear = 1'b1;
           for (i_ = 0; i_ < W; i_++) w_tid0_d[3*DW*i_ +: 3*DW] = (i_ == 32'(free_warp)) ? walk_q : w_tid0_d[3*DW*i_ +: 3*DW];
           for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(free_warp)) ? '0 : w_ld_e[4*i_ +: 4];
           // w_st is not cleared: the slot's previous warp may have exited with stores in flight,
           // and their acknowledgements still count down.
-          k_d = k_q + 6'd1;
+          word_d = word_q + 6'd1;
         end
         // Advance x, then y, then z.
         if (walk_x + 32'd1 < block_x_i) walk_d[0 +: DW] = DW'(walk_x + 32'd1);
@@ -1733,33 +1488,33 @@ module tsm_sm #(
             walk_d[2*DW +: DW] = DW'(walk_z + 32'd1);
           end
         end
-        cnt_d = cnt_q + 32'd1;
-        if (cnt_q + 32'd1 >= threads_i) begin
-          cnt_d = '0;
+        step_d = step_q + 32'd1;
+        if (step_q + 32'd1 >= threads_i) begin
+          step_d = '0;
           st_d = E_PL_ZERO;
         end
       end
       E_PL_ZERO: begin
         // Zero the block's registers and shared memory (the golden model starts from zeros).
-        if (cnt_q < warps_i * regs_i * G) begin
+        if (step_q < warps_i * regs_i * G) begin
           rf_we = '1;
-          rf_waddr = RA'(row_q[31:0] + cnt_q);
+          rf_waddr = RA'(row_q[31:0] + step_q);
           eng_rf_busy = 1'b1;
         end
-        if (cnt_q < ((shared_i + 32'(SB*4 - 1)) / 32'(SB*4))) begin
+        if (step_q < ((shared_i + 32'(SB*4 - 1)) / 32'(SB*4))) begin
           sh_we = '1;
           sh_be = '1;
-          sh_addr = {SB{SRW'((32'(b_sbase_q[SAW*rel_blk_q +: SAW]) / 32'(SB*4)) + cnt_q)}};
+          sh_addr = {SB{SRW'((32'(b_sbase_q[SAW*rel_blk_q +: SAW]) / 32'(SB*4)) + step_q)}};
         end
-        if (cnt_q < 32'd16) begin
+        if (step_q < 32'd16) begin
           bar_clear = 1'b1;
           bar_block = rel_blk_q;
-          bar_id = cnt_q[3:0];
+          bar_id = step_q[3:0];
         end
-        cnt_d = cnt_q + 32'd1;
-        if (cnt_q + 32'd1 >= warps_i * regs_i * G && cnt_q + 32'd1 >= ((shared_i + 32'(SB*4 - 1)) / 32'(SB*4)) &&
-            cnt_q + 32'd1 >= 32'd16) begin
-          cnt_d = '0;
+        step_d = step_q + 32'd1;
+        if (step_q + 32'd1 >= warps_i * regs_i * G && step_q + 32'd1 >= ((shared_i + 32'(SB*4 - 1)) / 32'(SB*4)) &&
+            step_q + 32'd1 >= 32'd16) begin
+          step_d = '0;
           rel_w_d = '0;
           st_d = (local_bytes_i != '0) ? E_PL_LOCAL : E_IDLE;
         end
@@ -1767,33 +1522,33 @@ module tsm_sm #(
       E_PL_LOCAL: begin
         // Zero the local memory of the block's threads (the golden model starts from zeros): per
         // warp slot of the block and local word, the warp's 32 words are 8 consecutive lines.
-        if (!(w_valid_q[rel_w_q] && w_blk_q[BW*rel_w_q +: BW] == rel_blk_q) || cnt_q >= (local_bytes_i >> 2) * 8) begin
-          cnt_d = '0;
+        if (!(w_valid_q[rel_w_q] && w_blk_q[BW*rel_w_q +: BW] == rel_blk_q) || step_q >= (local_bytes_i >> 2) * 8) begin
+          step_d = '0;
           rel_w_d = rel_w_q + 1'b1;
           if (32'(rel_w_q) + 1 == W) st_d = E_IDLE;
         end else begin
           rq_valid = free_id_ok;
           rq_id = IdBits'(free_id);
           rq_kind = 2'd1;
-          rq_addr = local_base_i + (cnt_q >> 3) * LocalStride + (((sm_id_i * W + 32'(rel_w_q)) * 32) << 2) +
-                    ({29'd0, cnt_q[2:0]} << 4);
+          rq_addr = local_base_i + (step_q >> 3) * LocalStride + (((sm_id_i * W + 32'(rel_w_q)) * 32) << 2) +
+                    ({29'd0, step_q[2:0]} << 4);
           rq_mask = 16'hFFFF;
           rq_data = '0;
           if (free_id_ok && rq_room) begin
             ida_we = 1'b1; ida_store = 1'b1; ida_addr = rq_addr; ida_warp = rel_w_q;
             for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(rel_w_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
-            cnt_d = cnt_q + 32'd1;
+            step_d = step_q + 32'd1;
           end
         end
       end
 
       // ---- fetch and decode ----
       E_FETCH: begin
-        if (cpc_q >= code_words_i) begin
+        if (pc_q >= code_words_i) begin
           flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
           st_d = E_FAULT;
         end else if (ic_hit) begin
-          st_d = E_DECODE;  // u_fetch reads cpc_q's instruction (ic_read_pc)
+          st_d = E_DECODE;  // u_fetch reads pc_q's instruction (ic_read_pc)
         end else if (ic_prefetch_busy) begin
           perf_o[6] = 1'b1;  // a miss waits for the prefetch in flight (it may be this line, or share its cache line)
         end else begin
@@ -1818,23 +1573,23 @@ module tsm_sm #(
         if (ic_fill_done) st_d = E_FETCH;
       end
       E_DECODE: begin
-        ci_d = cpc_q[0] ? ic_rdata[127:64] : ic_rdata[63:0];
-        st_d = E_DISPATCH;  // checks happen in E_DISPATCH with ci_q valid
-        cnt_d = '0;
+        insn_d = pc_q[0] ? ic_rdata[127:64] : ic_rdata[63:0];
+        st_d = E_DISPATCH;  // checks happen in E_DISPATCH with insn_q valid
+        step_d = '0;
       end
       E_DISPATCH: begin
-        if (cnt_q == 32'd0) begin
+        if (step_q == 32'd0) begin
           // First visit: checks, guard, scoreboard.
-          cexec_d = act_c & guard;
+          exec_d = act_c & guard;
           if (!insn_ok || bad_reg || (DpUnits == 0 && dp_insn)) begin
             flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
             st_d = E_FAULT;
           end else if (hazard) begin
-            if (op != tsm_isa_pkg::OP_MEMBAR) for (i_ = 0; i_ < W; i_++) w_sb_e[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sb_e[i_];
+            if (op != tsm_isa_pkg::OP_MEMBAR) for (i_ = 0; i_ < W; i_++) w_sb_e[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_sb_e[i_];
             st_d = E_IDLE;
           end else if (unit_w == tsm_isa_pkg::UNIT_SFU && !sfu_operands_free) begin
             // The SFU sequencer still feeds another instruction: park the warp until it is done.
-            for (i_ = 0; i_ < W; i_++) w_sfuw_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sfuw_d[i_];
+            for (i_ = 0; i_ < W; i_++) w_sfuw_d[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_sfuw_d[i_];
             st_d = E_IDLE;
           end else if (has_b_w && b_const_w) begin
             caddr_d = cbank_base_i[32*cbank_w +: 32] + 32'(coff_w);
@@ -1843,18 +1598,18 @@ module tsm_sm #(
         end
         if (disp_go) begin
           // Go: the instruction issues.
-          cseq_d = w_seq_q[32*cw_q +: 32];
-          for (i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? w_seq_q[32*cw_q +: 32] + 32'd1 : w_seq_d[32*i_ +: 32];
-          npc_d = cpc_q + 32'd1;
+          seq_d = w_seq_q[32*warp_q +: 32];
+          for (i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? w_seq_q[32*warp_q +: 32] + 32'd1 : w_seq_d[32*i_ +: 32];
+          npc_d = pc_q + 32'd1;
           nact_d = act_c;
           nlive_d = live_c;
-          g_d = '0;
-          k_d = '0;
+          group_d = '0;
+          word_d = '0;
           lane_d = '0;
-          cnt_d = '0;
+          step_d = '0;
           rel_pend_d = 1'b0;
           fin_d = 1'b0;
-          walk_d = w_tid0_q[3*DW*cw_q +: 3*DW];
+          walk_d = w_tid0_q[3*DW*warp_q +: 3*DW];
           sclk_d = clock_q;  // S2R SR_CLOCK: one value for the whole warp instruction
           unique case (unit_w)
             tsm_isa_pkg::UNIT_SFU: st_d = E_SFU_RD;
@@ -1875,7 +1630,7 @@ module tsm_sm #(
               else if (op == tsm_isa_pkg::OP_VOTE) st_d = E_VOTE_RD;
               else if (op == tsm_isa_pkg::OP_SHFL) st_d = E_SHFL_RD;
               else if (wide_w) st_d = E_SP_HI;
-              else if (sp_stream) st_d = E_IDLE;  // handed to the back end (bk_hand); the next warp: after the case
+              else if (sp_stream) st_d = E_IDLE;  // handed to the back end (sp_pipe_hand); the next warp: after the case
               else st_d = E_SP_RD;
             end
           endcase
@@ -1890,7 +1645,7 @@ module tsm_sm #(
         if (cc_hit) begin
           bconst_d = cc_word;
           bconst_hi_d = cc_word_hi;
-          cnt_d = 32'd1;
+          step_d = 32'd1;
           st_d = E_DISPATCH;
         end else begin
           cc_miss = 1'b1;
@@ -1921,8 +1676,8 @@ module tsm_sm #(
       // ---- SP: one row at a time: [hi read], read, execute, write (rd, rd+1), predicates ----
       E_SP_HI: begin
         if (gexec == '0) begin
-          g_d = g_q + 1'b1;
-          if (32'(g_q) + 1 == G) st_d = E_RET;
+          group_d = group_q + 1'b1;
+          if (32'(group_q) + 1 == G) st_d = E_RET;
         end else begin
           rf_raddr[2*RA +: RA] = rw_hi;
           st_d = E_SP_HI2;
@@ -1935,8 +1690,8 @@ module tsm_sm #(
       end
       E_SP_RD: begin
         if (gexec == '0) begin
-          g_d = g_q + 1'b1;
-          if (32'(g_q) + 1 == G) st_d = E_RET;
+          group_d = group_q + 1'b1;
+          if (32'(group_q) + 1 == G) st_d = E_RET;
         end else begin
           rf_raddr = {rw_c, rw_b, rw_a};
           st_d = E_SP_EX;
@@ -1958,7 +1713,7 @@ module tsm_sm #(
           rf_waddr = rw_d;
           rf_wdata = sp_d;
           eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = sp_d;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = sp_d;
         end
         st_d = (sp_we_o && sp_wide_o) ? E_SP_WB2 : E_SP_P1;
       end
@@ -1968,7 +1723,7 @@ module tsm_sm #(
           rf_waddr = rw_d1;
           rf_wdata = row_q;
           eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'd1; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'd1; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec;
           ev_data = row_q;
         end
         st_d = E_SP_P1;
@@ -1976,53 +1731,35 @@ module tsm_sm #(
       E_SP_P1, E_SP_P2: begin
         // Up to two predicate events per row: the predicates the instruction names, in order.
         if (pev_named && pev_p != 3'd7) begin
-          ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pev_p); ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
+          ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pev_p); ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec;
           ev_data = pev_data;
         end
         if (st_q == E_SP_P1) st_d = E_SP_P2;
         else begin
-          g_d = g_q + 1'b1;
-          st_d = (32'(g_q) + 1 == G) ? E_RET : dp_insn ? E_DP_RD : wide_w ? E_SP_HI : E_SP_RD;
+          group_d = group_q + 1'b1;
+          st_d = (32'(group_q) + 1 == G) ? E_RET : dp_insn ? E_DP_RD : wide_w ? E_SP_HI : E_SP_RD;
         end
       end
 
-      // ---- DP: per row, read the low then the high words of A, B, C; DL lanes a clock through
-      // tsm_dp; write rd and rd+1 (or DSETP's predicates); then the SP rows' predicate events ----
+      // ---- DP: per row, read the low then the high words of A, B, C; DpUnits lanes a clock through
+      // the DP pipe; write rd and rd+1 (or DSETP's predicates); then the SP rows' predicate events ----
       E_DP_RD: begin
         if (gexec == '0) begin
-          g_d = g_q + 1'b1;
-          if (32'(g_q) + 1 == G) st_d = E_RET;
+          group_d = group_q + 1'b1;
+          if (32'(group_q) + 1 == G) st_d = E_RET;
         end else begin
           rf_raddr = {rw_c, rw_b, rw_a};
           st_d = E_DP_HI;
         end
       end
       E_DP_HI, E_DP_HI2: begin
-        // The low words of A, B and C, then the high ones (dpa_row and the rest, above).
-        dpa_d = dpa_row;
-        dpb_d = dpb_row;
-        dpc_d = dpc_row;
+        // The DP pipe captures the low words of A, B and C, then the high ones.
         if (st_q == E_DP_HI) begin
           rf_raddr = {rw_c1, rw_b1, rw_a1};
           st_d = E_DP_HI2;
-        end else begin
-          cnt_d = '0;
-          st_d = E_DP_EX;
-        end
+        end else st_d = E_DP_EX;
       end
-      E_DP_EX: begin
-        // Feed step cnt (lanes cnt*DL ..), collect step cnt - DpStages.
-        if (cnt_q < 32'(DpSteps)) begin
-          dp_valid = 1'b1;
-          dp_a = dpf_a;
-          dp_b = dpf_b;
-          dp_c = dpf_c;
-        end
-        dpr_d = dpr_row;
-        dpp_d = dpp_row;
-        cnt_d = cnt_q + 32'd1;
-        if (cnt_q + 32'd1 == 32'(DpSteps + DpStages)) st_d = E_DP_WB;
-      end
+      E_DP_EX: if (dp_pipe_done) st_d = E_DP_WB;
       E_DP_WB: begin
         if (op == tsm_isa_pkg::OP_DSETP) begin
           // As FSETP (the predicate block above writes the predicates).
@@ -2032,9 +1769,9 @@ module tsm_sm #(
           if (f_rd != 8'd255) begin
             rf_we = gexec;
             rf_waddr = rw_d;
-            rf_wdata = dpr_lo;
+            rf_wdata = dp_pipe_result_low;
             eng_rf_busy = 1'b1;
-            ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = dpr_lo;
+            ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = dp_pipe_result_low;
           end
           st_d = (n_rd == 3'd2) ? E_DP_WB2 : E_SP_P1;
         end
@@ -2043,10 +1780,10 @@ module tsm_sm #(
         if (f_rd != 8'd255) begin
           rf_we = gexec;
           rf_waddr = rw_d1;
-          rf_wdata = dpr_hi;
+          rf_wdata = dp_pipe_result_high;
           eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'd1; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
-          ev_data = dpr_hi;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'd1; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec;
+          ev_data = dp_pipe_result_high;
         end
         st_d = E_SP_P1;
       end
@@ -2055,19 +1792,19 @@ module tsm_sm #(
       E_SFU_RD: begin
         // Operand rows stream into the SFU sequencer at one a clock (read row cnt, capture row
         // cnt - 1); then the instruction retires and its rows run beside the engine.
-        if (cnt_q < 32'(G)) rf_raddr[0 +: RA] = st_ra;
-        if (cnt_q >= 32'd1) begin
+        if (step_q < 32'(G)) rf_raddr[0 +: RA] = st_ra;
+        if (step_q >= 32'd1) begin
           sfu_capture = 1'b1;
-          sfu_capture_row = (GroupBits + 1)'(cnt_q - 32'd1);
+          sfu_capture_row = (GroupBits + 1)'(step_q - 32'd1);
         end
-        cnt_d = cnt_q + 32'd1;
-        if (cnt_q == 32'(G)) st_d = E_SFU_GO;
+        step_d = step_q + 32'd1;
+        if (step_q == 32'(G)) st_d = E_SFU_GO;
       end
       E_SFU_GO: begin
         // Hand over when the sequencer has written the previous instruction's last row.
         if (!sfu_busy) begin
           sfu_start = 1'b1;
-          for (i_ = 0; i_ < W; i_++) w_sfu_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_sfu_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_sfu_d[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_sfu_d[i_];
           st_d = E_RET;
         end
       end
@@ -2081,10 +1818,10 @@ module tsm_sm #(
           rf_waddr = rw_d;
           rf_wdata = s2r_data;
           eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec;
         end
-        g_d = g_q + 1'b1;
-        if (32'(g_q) + 1 == G) st_d = E_RET;
+        group_d = group_q + 1'b1;
+        if (32'(group_q) + 1 == G) st_d = E_RET;
       end
 
       // ---- VOTE ----
@@ -2097,7 +1834,7 @@ module tsm_sm #(
         members_d = vote_mem;
         ballot_d = vote_bal;
         vres_d = vote_res;
-        st_d = (cexec_q == '0) ? E_RET : E_VOTE_WB;
+        st_d = (exec_q == '0) ? E_RET : E_VOTE_WB;
       end
       E_VOTE_WB: begin
         if (gexec != '0 && f_rd != 8'd255) begin
@@ -2105,7 +1842,7 @@ module tsm_sm #(
           rf_waddr = rw_d;
           rf_wdata = {L{ballot_q}};
           eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec;
           ev_data = {L{ballot_q}};
         end
         st_d = E_VOTE_WP;
@@ -2113,11 +1850,11 @@ module tsm_sm #(
       E_VOTE_WP: begin
         if (gexec != '0 && pd2_w != 3'd7) begin
           for (i_ = 0; i_ < L; i_++) ev_data[32*i_] = vres_q;
-          ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pd2_w); ev_group = g_q[GroupBits-1:0];
+          ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pd2_w); ev_group = group_q[GroupBits-1:0];
           ev_lanes = gexec;
         end
-        g_d = g_q + 1'b1;
-        st_d = (32'(g_q) + 1 == G) ? E_RET : E_VOTE_WB;
+        group_d = group_q + 1'b1;
+        st_d = (32'(group_q) + 1 == G) ? E_RET : E_VOTE_WB;
       end
 
       // ---- SHFL: gather every lane's A, B and C, then write ----
@@ -2126,9 +1863,9 @@ module tsm_sm #(
         st_d = E_SHFL_CAP;
       end
       E_SHFL_CAP: begin
-        g_d = g_q + 1'b1;
-        if (32'(g_q) + 1 == G) begin
-          g_d = '0;
+        group_d = group_q + 1'b1;
+        if (32'(group_q) + 1 == G) begin
+          group_d = '0;
           st_d = E_SHFL_WB;
         end else st_d = E_SHFL_RD;
       end
@@ -2139,18 +1876,18 @@ module tsm_sm #(
             rf_we = gexec;
             rf_waddr = rw_d;
             eng_rf_busy = 1'b1;
-            ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = g_q[GroupBits-1:0]; ev_lanes = gexec;
+            ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec;
             ev_data = shfl_data;
           end
           st_d = E_SHFL_WP;
         end else begin
           if (gexec != '0 && pd2_w != 3'd7) begin
             for (i_ = 0; i_ < L; i_++) ev_data[32*i_] = shfl_ok[i_];
-            ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pd2_w); ev_group = g_q[GroupBits-1:0];
+            ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pd2_w); ev_group = group_q[GroupBits-1:0];
             ev_lanes = gexec;
           end
-          g_d = g_q + 1'b1;
-          st_d = (32'(g_q) + 1 == G) ? E_RET : E_SHFL_WB;
+          group_d = group_q + 1'b1;
+          st_d = (32'(group_q) + 1 == G) ? E_RET : E_SHFL_WB;
         end
       end
 
@@ -2159,31 +1896,31 @@ module tsm_sm #(
         st_d = E_RET;
         unique case (op)
           tsm_isa_pkg::OP_TRAP: begin
-            if (cexec_q != '0) begin
+            if (exec_q != '0) begin
               flt_kind_d = F_TRAP; ef_src = EF_TRAP;
               st_d = E_FAULT;
             end
           end
           tsm_isa_pkg::OP_BRA: begin
-            if (cexec_q == act_c) npc_d = ct_tgt;
-            else if (cexec_q != '0) begin
+            if (exec_q == act_c) npc_d = ct_tgt;
+            else if (exec_q != '0) begin
               if (32'(spt_c) >= SD) begin
                 flt_kind_d = F_OVERFLOW; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else begin
                 stk_push = 1'b1;
-                stk_push_kind = K_DIV; stk_push_mask = act_c & ~cexec_q; stk_push_pc = cpc_q + 32'd1;
+                stk_push_kind = K_DIV; stk_push_mask = act_c & ~exec_q; stk_push_pc = pc_q + 32'd1;
 `ifdef TSM_MUTANTS
                 if (`TSM_MUT(6)) stk_push_mask = act_c;
 `endif
-                nact_d = cexec_q;
+                nact_d = exec_q;
                 npc_d = ct_tgt;
               end
             end
           end
           tsm_isa_pkg::OP_SSY, tsm_isa_pkg::OP_PBK, tsm_isa_pkg::OP_CAL: begin
-            if (cexec_q != '0) begin
-              if (cexec_q != act_c) begin
+            if (exec_q != '0) begin
+              if (exec_q != act_c) begin
                 flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else if (32'(spt_c) >= SD) begin
@@ -2193,14 +1930,14 @@ module tsm_sm #(
                 stk_push = 1'b1;
                 stk_push_kind = op == tsm_isa_pkg::OP_SSY ? K_SYNC : op == tsm_isa_pkg::OP_PBK ? K_BRK : K_RET;
                 stk_push_mask = act_c;
-                stk_push_pc = op == tsm_isa_pkg::OP_CAL ? cpc_q + 32'd1 : ct_tgt;
+                stk_push_pc = op == tsm_isa_pkg::OP_CAL ? pc_q + 32'd1 : ct_tgt;
                 if (op == tsm_isa_pkg::OP_CAL) npc_d = ct_tgt;
               end
             end
           end
           tsm_isa_pkg::OP_SYNC: begin
-            if (cexec_q != '0) begin
-              if (cexec_q != act_c) begin
+            if (exec_q != '0) begin
+              if (exec_q != act_c) begin
                 flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
               end else if (spt_c == '0) begin
@@ -2213,7 +1950,7 @@ module tsm_sm #(
             end
           end
           tsm_isa_pkg::OP_BRK, tsm_isa_pkg::OP_RET: begin
-            if (cexec_q != '0) begin
+            if (exec_q != '0) begin
               if (spt_c == '0) begin
                 flt_kind_d = F_UNDERFLOW; ef_src = EF_PLAIN;
                 st_d = E_FAULT;
@@ -2225,14 +1962,14 @@ module tsm_sm #(
             end
           end
           tsm_isa_pkg::OP_EXIT: begin
-            if (cexec_q != '0) begin
-              nlive_d = live_c & ~cexec_q;
-              nact_d = act_c & ~cexec_q;
+            if (exec_q != '0) begin
+              nlive_d = live_c & ~exec_q;
+              nact_d = act_c & ~exec_q;
               if (spt_c != '0) begin
                 stk_exit = 1'b1;
                 st_d = E_STK;
-              end else if ((act_c & ~cexec_q) == '0) begin
-                npc_d = cpc_q + 32'd1;
+              end else if ((act_c & ~exec_q) == '0) begin
+                npc_d = pc_q + 32'd1;
               end
             end
           end
@@ -2254,8 +1991,8 @@ module tsm_sm #(
       E_BAR_RD: begin
         bar_block = blk_c;
         bar_id = barid_w;
-        if (cexec_q == '0) st_d = E_RET;
-        else if (cexec_q != act_c || act_c != live_c) begin
+        if (exec_q == '0) st_d = E_RET;
+        else if (exec_q != act_c || act_c != live_c) begin
           flt_kind_d = F_DIVBAR; ef_src = EF_PLAIN;
           st_d = E_FAULT;
         end else if (bcount_w[4:0] != 5'd0) begin
@@ -2266,14 +2003,14 @@ module tsm_sm #(
       E_BAR_UPD: begin
         // The arrival itself: the barrier unit (bu_rel, bu_val).
         if (op == tsm_isa_pkg::OP_BRED) begin
-          for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_bred_d[i_];
-          for (i_ = 0; i_ < W; i_++) w_bred_rd_d[8*i_ +: 8] = (i_ == 32'(cw_q)) ? f_rd : w_bred_rd_d[8*i_ +: 8];
-          for (i_ = 0; i_ < W; i_++) w_bred_lanes_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? cexec_q : w_bred_lanes_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_bred_seq_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? cseq_q : w_bred_seq_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_bred_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_bred_rd_d[8*i_ +: 8] = (i_ == 32'(warp_q)) ? f_rd : w_bred_rd_d[8*i_ +: 8];
+          for (i_ = 0; i_ < W; i_++) w_bred_lanes_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? exec_q : w_bred_lanes_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_bred_seq_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? seq_q : w_bred_seq_d[32*i_ +: 32];
         end
         if (op == tsm_isa_pkg::OP_BRED || barmode_w) begin
-          for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_wait_d[i_];
-          for (i_ = 0; i_ < W; i_++) w_bar_d[4*i_ +: 4] = (i_ == 32'(cw_q)) ? barid_w : w_bar_d[4*i_ +: 4];
+          for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_wait_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_bar_d[4*i_ +: 4] = (i_ == 32'(warp_q)) ? barid_w : w_bar_d[4*i_ +: 4];
         end
         bar_arrive = 1'b1;
         bar_block = blk_c;
@@ -2291,7 +2028,7 @@ module tsm_sm #(
         if (rel_match) begin
           for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(rel_w_q)) ? 1'b0 : w_wait_d[i_];
           if (rel_bred) begin
-            g_d = '0;
+            group_d = '0;
             st_d = E_REL_WB;
           end
         end
@@ -2315,10 +2052,10 @@ module tsm_sm #(
           rf_wdata = {L{rel_val_q}};
           eng_rf_busy = 1'b1;
           ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = rel_w_q; ev_seq = relwb_seq; ev_reg = relwb_rd;
-          ev_group = g_q[GroupBits-1:0]; ev_lanes = relwb_lanes; ev_data = {L{rel_val_q}};
+          ev_group = group_q[GroupBits-1:0]; ev_lanes = relwb_lanes; ev_data = {L{rel_val_q}};
         end
-        g_d = g_q + 1'b1;
-        if (32'(g_q) + 1 == G) begin
+        group_d = group_q + 1'b1;
+        if (32'(group_q) + 1 == G) begin
           for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(rel_w_q)) ? 1'b0 : w_bred_d[i_];
           st_d = E_REL;
         end
@@ -2326,15 +2063,15 @@ module tsm_sm #(
 
       // ---- load/store unit: addresses, then shared lanes, then global/local/constant lanes ----
       E_LS_RD: begin
-        if (32'(g_q) == G) begin
+        if (32'(group_q) == G) begin
           // Every row's addresses are in: shared lanes first, then the others.
-          g_d = '0;
-          cnt_d = '0;
+          group_d = '0;
+          step_d = '0;
           lpend_d = shmask;
           st_d = (is_atom || shmask != '0) ? E_LS_SH : E_LS_GL;
           if (!is_atom && shmask == '0) lpend_d = glmask;
         end else if (gexec == '0) begin
-          g_d = g_q + 1'b1;
+          group_d = group_q + 1'b1;
         end else begin
           rf_raddr[0 +: RA] = rw_a;
           rf_raddr[2*RA +: RA] = rw_a1;
@@ -2349,7 +2086,7 @@ module tsm_sm #(
           flt_kind_d = ag_kind; ef_src = EF_AG;
           st_d = E_FAULT;
         end else begin
-          g_d = g_q + 1'b1;
+          group_d = group_q + 1'b1;
           st_d = E_LS_RD;
         end
       end
@@ -2358,7 +2095,7 @@ module tsm_sm #(
         if (is_atom) begin
           if (lpend_q != '0) st_d = E_AS_RD;
           else begin
-            g_d = '0;
+            group_d = '0;
             st_d = (shmask != '0) ? E_AS_WB : E_LS_GL;
             lpend_d = glmask;
             if (shmask == '0) st_d = (glmask != '0) ? E_AS_RD : E_RET;
@@ -2374,11 +2111,11 @@ module tsm_sm #(
           if ((sh_pend & ~sh_serve) != '0) perf_o[8] = 1'b1;  // a bank conflict costs a step
           if (sh_pend == '0) begin
             // This half-warp is done.
-            if (cnt_q[0]) begin
-              g_d = '0;
+            if (step_q[0]) begin
+              group_d = '0;
               st_d = is_load ? E_LS_SHWB : E_LS_GL;
               if (!is_load) lpend_d = glmask;
-            end else cnt_d = 32'd1;
+            end else step_d = 32'd1;
           end else if (!is_store) st_d = E_LS_SHDATA;
         end
       end
@@ -2391,11 +2128,11 @@ module tsm_sm #(
           rf_waddr = rw_dk;
           rf_wdata = shwb_data;
           eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'(k_q); ev_group = g_q[GroupBits-1:0];
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'(word_q); ev_group = group_q[GroupBits-1:0];
           ev_lanes = sh_rl; ev_data = rf_wdata;
         end
-        g_d = g_q + 1'b1;
-        if (32'(g_q) + 1 == G) begin
+        group_d = group_q + 1'b1;
+        if (32'(group_q) + 1 == G) begin
           lpend_d = glmask;
           st_d = E_LS_GL;
         end
@@ -2409,7 +2146,7 @@ module tsm_sm #(
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
             sla_we = 1'b1; sla_n = nwords; sla_msz = msz; sla_off = 1'b1;
-            for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_e[4*i_ +: 4] + 4'd1 : w_ld_e[4*i_ +: 4];
+            for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(warp_q)) ? w_ld_e[4*i_ +: 4] + 4'd1 : w_ld_e[4*i_ +: 4];
           end else perf_o[7] = 1'b0;
         end else begin
           rq_valid = free_id_ok;
@@ -2419,11 +2156,11 @@ module tsm_sm #(
           rq_mask = gl_mask;  // reads name the bytes they need too, so the memory can check them
           rq_data = gl_data;  // zero for a load
           if (free_id_ok && rq_room) begin
-            ida_we = 1'b1; ida_store = is_store; ida_slot = 3'(cslot_q); ida_k = 2'(k_q); ida_lanes = gl_match;
-            ida_addr = gl_line; ida_loc = gl_local; ida_warp = cw_q;
+            ida_we = 1'b1; ida_store = is_store; ida_slot = 3'(cslot_q); ida_k = 2'(word_q); ida_lanes = gl_match;
+            ida_addr = gl_line; ida_loc = gl_local; ida_warp = warp_q;
             lpend_d = lpend_q & ~gl_match;
             perf_o[7] = 1'b1;
-            if (is_store) for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(cw_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
+            if (is_store) for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(warp_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
             else slc_inc = 1'b1;
             if (is_store && gl_global) begin
               ev_valid = 1'b1; ev_kind = EV_STORE; ev_addr = gl_line; ev_mask = gl_mask; ev_wdata = gl_data;
@@ -2433,9 +2170,9 @@ module tsm_sm #(
       end
       E_LS_NEXT: begin
         perf_tx_o = tx_q;
-        k_d = k_q + 6'd1;
-        g_d = '0;
-        if (32'(k_q) + 1 < 32'(nwords)) st_d = E_LS_RD;
+        word_d = word_q + 6'd1;
+        group_d = '0;
+        if (32'(word_q) + 1 < 32'(nwords)) st_d = E_LS_RD;
         else st_d = E_LS_DONE;
       end
       E_LS_DONE: begin
@@ -2443,8 +2180,8 @@ module tsm_sm #(
         if (is_atom && cslot_ok_q) begin
           // A global atomic retires when its old values are back (the response processor).
           sld_atom = 1'b1;
-          for (i_ = 0; i_ < W; i_++) w_atom_e[i_] = (i_ == 32'(cw_q)) ? 1'b1 : w_atom_e[i_];
-          for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? npc_q : w_pc_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_atom_e[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_atom_e[i_];
+          for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? npc_q : w_pc_d[32*i_ +: 32];
           perf_o[0] = 1'b1;
           perf_lanes_o = popc_exec;
           st_d = E_IDLE;
@@ -2482,21 +2219,21 @@ module tsm_sm #(
         st_d = E_LS_SH;
       end
       E_AS_WB: begin
-        // Old values of the shared lanes: rd (k_q = 0), then rd+1 for 64-bit types (k_q = 1).
+        // Old values of the shared lanes: rd (word_q = 0), then rd+1 for 64-bit types (word_q = 1).
         if (sh_rl != '0 && f_rd != 8'd255) begin
           rf_we = sh_rl;
           rf_waddr = rw_dk;
-          rf_wdata = k_q == '0 ? grow_c : grow_b;
+          rf_wdata = word_q == '0 ? grow_c : grow_b;
           eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'(k_q); ev_group = g_q[GroupBits-1:0];
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'(word_q); ev_group = group_q[GroupBits-1:0];
           ev_lanes = sh_rl; ev_data = rf_wdata;
         end
-        if (a64 && k_q == '0) k_d = 6'd1;
+        if (a64 && word_q == '0) word_d = 6'd1;
         else begin
-          k_d = '0;
-          g_d = g_q + 1'b1;
-          if (32'(g_q) + 1 == G) begin
-            g_d = '0;
+          word_d = '0;
+          group_d = group_q + 1'b1;
+          if (32'(group_q) + 1 == G) begin
+            group_d = '0;
             lpend_d = glmask;
             st_d = (glmask != '0) ? E_AS_RD : E_RET;
           end
@@ -2508,7 +2245,7 @@ module tsm_sm #(
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
             sla_we = 1'b1; sla_atom = 1'b1; sla_w64 = a64; sla_n = a64 ? 3'd2 : 3'd1; sla_msz = tsm_isa_pkg::MSZ_32;
-            for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(cw_q)) ? w_ld_e[4*i_ +: 4] + 4'd1 : w_ld_e[4*i_ +: 4];
+            for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(warp_q)) ? w_ld_e[4*i_ +: 4] + 4'd1 : w_ld_e[4*i_ +: 4];
           end
         end else begin
           rq_valid = free_id_ok;
@@ -2519,7 +2256,7 @@ module tsm_sm #(
           rq_atom = {is_cas, atype_w, is_cas ? 4'd0 : aop_w};
           if (free_id_ok && rq_room) begin
             ida_we = 1'b1; ida_store = 1'b0; ida_slot = 3'(cslot_q); ida_k = 2'd0; ida_lanes = 32'd1 << lane_q;
-            ida_addr = ba_word; ida_loc = 1'b0; ida_warp = cw_q;
+            ida_addr = ba_word; ida_loc = 1'b0; ida_warp = warp_q;
             slc_inc = 1'b1;
             lpend_d = lpend_q & ~(32'd1 << lane_q);
             perf_o[7] = 1'b1;
@@ -2534,9 +2271,9 @@ module tsm_sm #(
         // clock the back end retires an instruction, this one waits (one retirement a clock).
         if (!ret_hold) begin
           rt_valid = 1'b1;
-          for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? npc_q : w_pc_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? nact_q : w_active_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? nlive_q : w_live_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? npc_q : w_pc_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? nact_q : w_active_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? nlive_q : w_live_d[32*i_ +: 32];
           perf_o[0] = 1'b1;
           perf_lanes_o = popc_exec;
           if (nlive_q == '0) st_d = E_FIN;
@@ -2547,7 +2284,7 @@ module tsm_sm #(
         end
       end
       E_FIN: begin
-        for (i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(cw_q)) ? 1'b0 : w_valid_d[i_];
+        for (i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(warp_q)) ? 1'b0 : w_valid_d[i_];
         for (i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(blk_c)) ? b_unfin_q[5*blk_c +: 5] - 5'd1 : b_unfin_d[5*i_ +: 5];
         if (b_unfin_q[5*blk_c +: 5] == 5'd1) begin
           for (i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(blk_c)) ? 1'b0 : b_valid_d[i_];
@@ -2583,13 +2320,13 @@ module tsm_sm #(
     // rather than at every site inside the case: each site would add its own multiplexers).
     unique case (ef_src)
       EF_PLAIN: begin
-        flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
+        flt_warp_d = 32'(warp_q); flt_pc_d = pc_q; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
       end
       EF_TRAP: begin
-        flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = '0; flt_lane_d = 32'(ctz_exec);
+        flt_warp_d = 32'(warp_q); flt_pc_d = pc_q; flt_addr_d = '0; flt_lane_d = 32'(ctz_exec);
       end
       EF_AG: begin
-        flt_warp_d = 32'(cw_q); flt_pc_d = cpc_q; flt_addr_d = ag_addr; flt_lane_d = ag_lane;
+        flt_warp_d = 32'(warp_q); flt_pc_d = pc_q; flt_addr_d = ag_addr; flt_lane_d = ag_lane;
       end
       EF_DEADLOCK: begin
         flt_warp_d = 32'hFFFF_FFFF; flt_pc_d = 32'hFFFF_FFFF; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
@@ -2600,46 +2337,49 @@ module tsm_sm #(
     // ---- SP back end: the hand-over retires the instruction in the warp's state (its PC; the
     // active and live lanes do not change); stage R reads a row, X executes one, Y writes one with
     // its commit event, and the last row's event retires the instruction ----
-    if (bk_hand) for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? cpc_q + 32'd1 : w_pc_d[32*i_ +: 32];
+    if (sp_pipe_hand) for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? pc_q + 32'd1 : w_pc_d[32*i_ +: 32];
     // A quick control instruction retires in its issue clock (on the retire channel).
     if (ctl_go) begin
       rt_valid = 1'b1;
-      for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(cw_q)) ? ctl_npc : w_pc_d[32*i_ +: 32];
+      for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? ctl_npc : w_pc_d[32*i_ +: 32];
       perf_o[0] = 1'b1;
       perf_lanes_o = popc32(dexec);
     end
-    if (bk_r_q) rf_raddr = {bk_rc, bk_rb, bk_ra};
-    if (bk_x_q) begin
+    if (sp_pipe_read_valid) rf_raddr = sp_pipe_read_rows;
+    if (sp_pipe_execute_valid) begin
       perf_o[2] = 1'b1;
       sp_valid = 1'b1;
     end
-    if (bk_y_q) begin
-      ev_warp = bk_ywarp; ev_seq = bk_yseq; ev_pc = bk_ypc; ev_active = bk_yact; ev_exec = bk_yexec; ev_exit = 1'b0;
-      if (bk_ylanes != '0 && sp_we_o && bk_yrd != 8'd255) begin
-        rf_we = bk_ylanes;
-        rf_waddr = bk_yrow;
+    if (sp_pipe_write_valid) begin
+      ev_warp = sp_pipe_write_warp; ev_seq = sp_pipe_write_seq; ev_pc = sp_pipe_write_pc; ev_active = sp_pipe_write_active;
+      ev_exec = sp_pipe_write_exec; ev_exit = 1'b0;
+      if (sp_pipe_write_lanes != '0 && sp_we_o && sp_pipe_write_register != 8'd255) begin
+        rf_we = sp_pipe_write_lanes;
+        rf_waddr = sp_pipe_write_row;
         rf_wdata = sp_d;
         eng_rf_busy = 1'b1;
-        ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = bk_yrd; ev_group = bk_yr_q; ev_lanes = bk_ylanes; ev_data = sp_d;
+        ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = sp_pipe_write_register; ev_group = sp_pipe_write_group;
+        ev_lanes = sp_pipe_write_lanes; ev_data = sp_d;
       end
-      if (bk_ylanes != '0 && bk_ypev != 3'd7) begin
-        ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(bk_ypev); ev_group = bk_yr_q; ev_lanes = bk_ylanes;
+      if (sp_pipe_write_lanes != '0 && sp_pipe_write_predicate != 3'd7) begin
+        ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(sp_pipe_write_predicate); ev_group = sp_pipe_write_group;
+        ev_lanes = sp_pipe_write_lanes;
         ev_data = '0;
-        for (int l = 0; l < L; l++) ev_data[32*l] = sp_preds_o[8*l + 32'(bk_ypev)];
+        for (int l = 0; l < L; l++) ev_data[32*l] = sp_preds_o[8*l + 32'(sp_pipe_write_predicate)];
       end
-      if (32'(bk_yr_q) + 1 == G) begin
+      if (sp_pipe_write_last) begin
         ev_kind = !ev_valid ? EV_RETIRE : (ev_kind == EV_PRED) ? EV_PRED_RETIRE : EV_REG_RETIRE;
         ev_valid = 1'b1;
         perf_o[0] = 1'b1;
-        perf_lanes_o = popc32(bk_yexec);
+        perf_lanes_o = popc32(sp_pipe_write_exec);
       end
     end
 
     // ---- selection (E_IDLE, and E_RET for the next warp): the warp, and on an instruction-cache hit
     // its instruction read in the same clock ----
     if (sel_go) begin
-      cw_d = sel_w;
-      cpc_d = sel_pc;
+      warp_d = sel_w;
+      pc_d = sel_pc;
       st_d = sel_hit ? E_DECODE : E_FETCH;
       ic_read_pc = sel_pc;
     end
@@ -2689,7 +2429,7 @@ module tsm_sm #(
       // A new launch: nothing is resident (the previous one finished or faulted); clear the
       // constant-cache tags first.
       st_d = E_CLEAR;
-      cnt_d = '0;
+      step_d = '0;
       w_valid_d = '0;
       b_valid_d = '0;
       resident_d = '0;
@@ -2698,7 +2438,7 @@ module tsm_sm #(
     end
   end
 
-  assign idle_o = b_valid_q == '0 && mt_id_busy == '0 && mt_slot_valid == '0 && !pl_pend_q && st_q == E_IDLE && !bk_busy && !ic_prefetch_busy;
+  assign idle_o = b_valid_q == '0 && mt_id_busy == '0 && mt_slot_valid == '0 && !pl_pend_q && st_q == E_IDLE && !sp_pipe_busy && !ic_prefetch_busy;
   assign fault_o = flt_q;
   assign fault_kind_o = flt_kind_q;
   assign fault_warp_o = flt_warp_q;
@@ -2707,52 +2447,6 @@ module tsm_sm #(
   assign fault_lane_o = flt_lane_q;
 
 
-  // ---- SP back end: the stages advance every clock; when R frees, the queued instruction, else a
-  // handed-over one, enters it; a hand-over while R stays busy waits in Q ----
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      bk_q_q <= 1'b0; bk_r_q <= 1'b0; bk_x_q <= 1'b0; bk_y_q <= 1'b0;
-      bk_qs_q <= '0; bk_rs_q <= '0; bk_xs_q <= '0; bk_ys_q <= '0;
-      bk_rr_q <= '0; bk_xr_q <= '0; bk_yr_q <= '0; bk_ns_q <= '0;
-    end else begin
-      bk_y_q <= bk_x_q; bk_ys_q <= bk_xs_q; bk_yr_q <= bk_xr_q;
-      bk_x_q <= bk_r_q; bk_xs_q <= bk_rs_q; bk_xr_q <= bk_rr_q;
-      if (bk_r_q && 32'(bk_rr_q) + 1 < G) begin
-        bk_rr_q <= bk_rr_q + 1'b1;
-        if (bk_hand) begin
-          bk_q_q <= 1'b1; bk_qs_q <= bk_ns_q;
-        end
-      end else if (bk_q_q) begin
-        bk_r_q <= 1'b1; bk_rs_q <= bk_qs_q; bk_rr_q <= '0;
-        bk_q_q <= bk_hand; bk_qs_q <= bk_ns_q;
-      end else begin
-        bk_r_q <= bk_hand; bk_rs_q <= bk_ns_q; bk_rr_q <= '0;
-      end
-      if (bk_hand) bk_ns_q <= (32'(bk_ns_q) + 1 == BkSlots) ? 2'd0 : bk_ns_q + 2'd1;
-    end
-  end
-  // The slot's context, written at the hand-over (the engine's current instruction, checked in E_DISPATCH).
-  always_ff @(posedge clk_i) begin
-    for (int s = 0; s < BkSlots; s++) begin
-      if (bk_hand && 32'(bk_ns_q) == s) begin
-        bk_ci_q[64*s +: 64] <= ci_q;
-        bk_base_q[RA*s +: RA] <= base_c;
-        bk_regs_q[32*s +: 32] <= {f_rd, f_rc, f_rb, f_ra};
-        bk_ause_q[s] <= rd_ra && f_ra != 8'd255;
-        bk_bzero_q[s] <= f_rb == 8'd255;
-        bk_bval_q[s] <= has_b_w && (b_const_w || b_imm_w);
-        bk_b_q[32*s +: 32] <= b_const_w ? bconst_q : imm_b;
-        bk_cuse_q[s] <= f_rc != 8'd255;
-        bk_exec_q[32*s +: 32] <= (cnt_q == 32'd0) ? (act_c & guard) : cexec_q;
-        bk_act_q[32*s +: 32] <= act_c;
-        bk_seq_q[32*s +: 32] <= w_seq_q[32*cw_q +: 32];
-        bk_pc_q[32*s +: 32] <= cpc_q;
-        bk_warp_q[WW*s +: WW] <= cw_q;
-        bk_pred_q[32*7*s +: 32*7] <= wp_c;
-        bk_pev_q[3*s +: 3] <= sp_pev;
-      end
-    end
-  end
 
   // ---- debug signals (docs/waveforms.md §2) -------------------------------------------------------
   // The warp story for waveforms and the timeline: nothing in the SM reads them, Verilator traces
@@ -2789,8 +2483,8 @@ module tsm_sm #(
   // slots: with tracing compiled in these are computed in every evaluation, so they are kept to a
   // few operations (docs/waveforms.md §1, the cost of tracing when off).
   assign dbg_issue = st_q == E_DISPATCH && disp_go;
-  assign dbg_warp = cw_q;
-  assign dbg_pc = cpc_q;
+  assign dbg_warp = warp_q;
+  assign dbg_pc = pc_q;
   assign dbg_opcode = op;
   assign dbg_unit = unit_w;
   assign dbg_active = act_c;
@@ -2815,7 +2509,7 @@ module tsm_sm #(
     ws_memory = w_valid_q & ~w_wait_q & ~w_sb_q & w_atom_q;
     ws_sfu = w_valid_q & ~w_wait_q & ~w_sb_q & ~w_atom_q & (w_sfu_q | w_sfuw_q);
     ws_running = '0;
-    if (st_q != E_IDLE && st_q != E_HALT) ws_running[cw_q] = 1'b1;
+    if (st_q != E_IDLE && st_q != E_HALT) ws_running[warp_q] = 1'b1;
     ws_running = ws_running & w_valid_q & ~(ws_barrier | ws_scoreboard | ws_memory | ws_sfu);
     ws_ready = w_valid_q & ~(ws_barrier | ws_scoreboard | ws_memory | ws_sfu | ws_running);
   end
@@ -2834,8 +2528,8 @@ module tsm_sm #(
   end
   /* verilator lint_on UNUSEDSIGNAL */
   assign dbg_issue_o = dbg_issue;
-  assign dbg_warp_o = cw_q;
-  assign dbg_seq_o = w_seq_q[32*cw_q +: 32];
+  assign dbg_warp_o = warp_q;
+  assign dbg_seq_o = w_seq_q[32*warp_q +: 32];
   assign dbg_stall_o = {dbg_stall_fetch, dbg_stall_bar, dbg_stall_sb};
 
   // ---- registers ----------------------------------------------------------------------------------
@@ -2849,12 +2543,12 @@ module tsm_sm #(
       w_tid0_q <= '0; w_ld_q <= '0; w_st_q <= '0; pred_q <= '0;
       b_valid_q <= '0; b_ctaid_q <= '0; b_unfin_q <= '0; b_sbase_q <= '0;
       resident_q <= '0; pl_pend_q <= 1'b0; pl_linear_q <= '0; pl_ctaid_q <= '0;
-      cw_q <= '0; ci_q <= '0; cpc_q <= '0; cexec_q <= '0; cseq_q <= '0; bconst_q <= '0; bconst_hi_q <= '0;
-      npc_q <= '0; nact_q <= '0; nlive_q <= '0; g_q <= '0; k_q <= '0; lane_q <= '0; cnt_q <= '0;
+      warp_q <= '0; insn_q <= '0; pc_q <= '0; exec_q <= '0; seq_q <= '0; bconst_q <= '0; bconst_hi_q <= '0;
+      npc_q <= '0; nact_q <= '0; nlive_q <= '0; group_q <= '0; word_q <= '0; lane_q <= '0; step_q <= '0;
       rel_pend_q <= 1'b0; fin_q <= 1'b0;
       rel_blk_q <= '0; rel_id_q <= '0; rel_val_q <= '0; rel_w_q <= '0; fin_id_q <= '0;
       hi_q <= '0; row_q <= '0;
-      dpa_q <= '0; dpb_q <= '0; dpc_q <= '0; dpr_q <= '0; dpp_q <= '0; prow_q <= '0; pwe1_q <= '0; pwe2_q <= '0;
+      prow_q <= '0; pwe1_q <= '0; pwe2_q <= '0;
       walk_q <= '0; clock_q <= '0; sclk_q <= '0; members_q <= '0; ballot_q <= '0; vres_q <= 1'b0;
       lsp_q <= '0; lpend_q <= '0;
       cslot_q <= '0; cslot_ok_q <= 1'b0;
@@ -2874,12 +2568,12 @@ module tsm_sm #(
       w_tid0_q <= w_tid0_d; w_ld_q <= w_ld_d; w_st_q <= w_st_d; pred_q <= pred_d;
       b_valid_q <= b_valid_d; b_ctaid_q <= b_ctaid_d; b_unfin_q <= b_unfin_d; b_sbase_q <= b_sbase_d;
       resident_q <= resident_d; pl_pend_q <= pl_pend_d; pl_linear_q <= pl_linear_d; pl_ctaid_q <= pl_ctaid_d;
-      cw_q <= cw_d; ci_q <= ci_d; cpc_q <= cpc_d; cexec_q <= cexec_d; cseq_q <= cseq_d; bconst_q <= bconst_d; bconst_hi_q <= bconst_hi_d;
-      npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; g_q <= g_d; k_q <= k_d; lane_q <= lane_d; cnt_q <= cnt_d;
+      warp_q <= warp_d; insn_q <= insn_d; pc_q <= pc_d; exec_q <= exec_d; seq_q <= seq_d; bconst_q <= bconst_d; bconst_hi_q <= bconst_hi_d;
+      npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; group_q <= group_d; word_q <= word_d; lane_q <= lane_d; step_q <= step_d;
       rel_pend_q <= rel_pend_d; fin_q <= fin_d;
       rel_blk_q <= rel_blk_d; rel_id_q <= rel_id_d; rel_val_q <= rel_val_d; rel_w_q <= rel_w_d; fin_id_q <= fin_id_d;
       hi_q <= hi_d; row_q <= row_d;
-      dpa_q <= dpa_d; dpb_q <= dpb_d; dpc_q <= dpc_d; dpr_q <= dpr_d; dpp_q <= dpp_d; prow_q <= prow_d; pwe1_q <= pwe1_d; pwe2_q <= pwe2_d;
+      prow_q <= prow_d; pwe1_q <= pwe1_d; pwe2_q <= pwe2_d;
       walk_q <= walk_d; clock_q <= clock_d; sclk_q <= sclk_d; members_q <= members_d; ballot_q <= ballot_d; vres_q <= vres_d;
       lsp_q <= lsp_d; lpend_q <= lpend_d;
       cslot_q <= cslot_d; cslot_ok_q <= cslot_ok_d;
@@ -2890,8 +2584,8 @@ module tsm_sm #(
       cm_valid_o <= ev_valid; cm_kind_o <= ev_kind; cm_warp_o <= ev_warp; cm_seq_o <= ev_seq; cm_pc_o <= ev_pc;
       cm_active_o <= ev_active; cm_exec_o <= ev_exec; cm_exit_o <= ev_exit; cm_reg_o <= ev_reg; cm_group_o <= ev_group;
       cm_lanes_o <= ev_lanes; cm_data_o <= ev_data; cm_addr_o <= ev_addr; cm_mask_o <= ev_mask; cm_wdata_o <= ev_wdata;
-      cr_valid_o <= rt_valid; cr_warp_o <= cw_q; cr_seq_o <= ctl_go ? w_seq_q[32*cw_q +: 32] : cseq_q; cr_pc_o <= cpc_q;
-      cr_active_o <= act_c; cr_exec_o <= ctl_go ? dexec : cexec_q; cr_exit_o <= !ctl_go && nlive_q == '0;
+      cr_valid_o <= rt_valid; cr_warp_o <= warp_q; cr_seq_o <= ctl_go ? w_seq_q[32*warp_q +: 32] : seq_q; cr_pc_o <= pc_q;
+      cr_active_o <= act_c; cr_exec_o <= ctl_go ? dexec : exec_q; cr_exit_o <= !ctl_go && nlive_q == '0;
     end
   end
 
