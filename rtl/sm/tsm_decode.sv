@@ -9,6 +9,9 @@ module tsm_decode (
   /// The instruction word.
   input  logic [63:0] insn_i,
 
+  /// A defined encoding (tsm_isa_pkg::insn_valid): else an invalid-instruction fault at issue.
+  output logic        valid_o,
+
   // ---- fields ----
   output logic [7:0]  opcode_o,
   /// Registers A, B, C and D, and how many consecutive registers each names (1, 2 or 4; 0: none).
@@ -88,6 +91,7 @@ module tsm_decode (
   logic [7:0] op;
   assign op = tsm_isa_pkg::f_op(insn_i);
   assign opcode_o = op;
+  assign valid_o = tsm_isa_pkg::insn_valid(insn_i);
 
   // Fields.
   always_comb begin

@@ -153,17 +153,18 @@ module tsm_sm #(
   localparam int unsigned LocalStride = NumSms * W * 32 * 4;  // bytes between a thread's local words
 
   // Event kinds of the commit port.
-  localparam logic [2:0] EV_RETIRE = 3'd0, EV_REG = 3'd1, EV_PRED = 3'd2, EV_STORE = 3'd3, EV_PLACE = 3'd4,
-                         EV_REG_RETIRE = 3'd5, EV_PRED_RETIRE = 3'd6;  // ... whose instruction retires with it
+  localparam logic [2:0] EV_RETIRE = tsm_sm_pkg::EventRetire, EV_REG = tsm_sm_pkg::EventRegister,
+                         EV_PRED = tsm_sm_pkg::EventPredicate, EV_STORE = tsm_sm_pkg::EventStore,
+                         EV_PLACE = tsm_sm_pkg::EventPlace;
   // Fault kinds as FAULT_KIND reports them (1 + golden::FaultKind).
-  localparam logic [3:0] F_OOB = 4'd1, F_MISALIGNED = 4'd2, F_RANGE = 4'd3, F_DIVBAR = 4'd4, F_DEADLOCK = 4'd5,
-                         F_OVERFLOW = 4'd6, F_UNDERFLOW = 4'd7, F_INVALID = 4'd9, F_TRAP = 4'd10;
+  localparam logic [3:0] F_OOB = tsm_sm_pkg::FaultOutOfBounds, F_DIVBAR = tsm_sm_pkg::FaultDivergentBarrier,
+                         F_DEADLOCK = tsm_sm_pkg::FaultBarrierDeadlock, F_UNDERFLOW = tsm_sm_pkg::FaultStackUnderflow,
+                         F_INVALID = tsm_sm_pkg::FaultInvalidInstruction, F_TRAP = tsm_sm_pkg::FaultTrap;
   // What a fault the engine finds records besides its kind (the fault registers below).
   localparam logic [2:0] EF_NONE = 3'd0, EF_PLAIN = 3'd1, EF_TRAP = 3'd2, EF_AG = 3'd3, EF_DEADLOCK = 3'd4;
-  // Stack entry kinds (golden StackKind).
-  localparam logic [1:0] K_SYNC = 2'd0, K_DIV = 2'd1, K_BRK = 2'd2, K_RET = 2'd3;
   // Lane spaces in the load/store unit.
-  localparam logic [1:0] SP_GLOBAL = 2'd0, SP_SHARED = 2'd1, SP_LOCAL = 2'd2;
+  localparam logic [1:0] SP_GLOBAL = tsm_lsu_pkg::SpaceGlobal, SP_SHARED = tsm_lsu_pkg::SpaceShared,
+                         SP_LOCAL = tsm_lsu_pkg::SpaceLocal;
 
   // ---- engine states ----------------------------------------------------------------------------
   typedef enum logic [6:0] {
@@ -190,7 +191,7 @@ module tsm_sm #(
   // Warp table (flattened per warp).
   logic [W-1:0]      w_valid_q, w_valid_d, w_wait_q, w_wait_d, w_sb_q, w_sb_d, w_atom_q, w_atom_d;
   logic [W-1:0]      w_sb_e, w_atom_e;   // ... as the engine leaves them, before the memory tracker's slot done
-  logic [W-1:0]      w_sfu_q, w_sfu_d;  // an SFU instruction of the warp is in the SFU sequencer
+  logic [W-1:0]      w_sfu_q, w_sfu_d, w_sfu_e;  // an SFU instruction of the warp is in the SFU pipe (_e: as the engine leaves it)
   logic [W-1:0]      w_sfuw_q, w_sfuw_d; // the warp's SFU instruction waits for the sequencer
   logic [W*32-1:0]   w_pc_q, w_pc_d, w_active_q, w_active_d, w_live_q, w_live_d, w_seq_q, w_seq_d;
   logic [W*BW-1:0]   w_blk_q, w_blk_d;
@@ -323,13 +324,9 @@ module tsm_sm #(
     popc32 = '0;
     for (int i = 0; i < 32; i++) popc32 = popc32 + 6'(x[i]);
   endfunction
-  // Store data of a size-aligned access of n bytes (1, 2 or at least 4), repeated to fill a word:
-  // byte b of the word it is stored into is byte b of the result.
-  function automatic logic [31:0] replicate(input logic [31:0] d, input logic [4:0] n);
-    replicate = n == 5'd1 ? {4{d[7:0]}} : n == 5'd2 ? {2{d[15:0]}} : d;
-  endfunction
 
   // ---- decode of the current instruction (rtl/sm/tsm_decode.sv, docs/sm-rtl.md §2.2) ----------------
+  logic        insn_valid;
   logic [7:0]  op;
   logic [7:0]  f_ra, f_rb, f_rc, f_rd;
   logic [2:0]  n_ra, n_b, n_rc, n_rd;
@@ -356,7 +353,7 @@ module tsm_sm #(
   logic [4:0]  nbytes;
   logic [2:0]  nwords;
   tsm_decode u_decode (
-    .insn_i(insn_q), .opcode_o(op), .ra_o(f_ra), .rb_o(f_rb), .rc_o(f_rc), .rd_o(f_rd),
+    .insn_i(insn_q), .valid_o(insn_valid), .opcode_o(op), .ra_o(f_ra), .rb_o(f_rb), .rc_o(f_rc), .rd_o(f_rd),
     .ra_regs_o(n_ra), .b_regs_o(n_b), .rc_regs_o(n_rc), .rd_regs_o(n_rd),
     .reads_ra_o(rd_ra), .reads_b_o(rd_b), .reads_rc_o(rd_rc), .reads_rd_o(rd_rd), .writes_rd_o(wr_rd),
     .imm_b_o(imm_b), .imm20_o(imm20_w), .special_register_o(sreg_w), .target_o(target_w),
@@ -451,7 +448,7 @@ module tsm_sm #(
 
   // ---- memories ---------------------------------------------------------------------------------------
   tsm_regfile #(.Lanes(L), .Rows(tsm_cfg_pkg::RegsPerLane), .AddrBits(RA)) u_rf (
-    .clk_i, .raddr_i(rf_raddr), .rdata_o(rf_rdata), .we_i(rf_we), .waddr_i(rf_waddr), .wdata_i(rf_wdata)
+    .clk_i, .raddr_i(rf_raddr), .rdata_o(rf_rdata), .we_i(write_lanes), .waddr_i(write_row), .wdata_i(write_data)
   );
 
   // The instruction cache (rtl/sm/tsm_fetch.sv, docs/sm-rtl.md §2.1): E_FETCH looks the current PC
@@ -555,7 +552,6 @@ module tsm_sm #(
   logic          sel_hit;            // ... is valid code and in the instruction cache: fetch now
   logic          sel_go;             // the engine selects sel_w this clock (E_IDLE, E_RET)
   logic          disp_go;            // E_DISPATCH issues the instruction this clock
-  logic          sp_streams;         // ... and it streams in the back end
   logic          ret_hold;           // E_RET waits: the back end retires an instruction this clock
   logic          ctl_quick;          // the current control instruction only moves the PC: E_DISPATCH retires it
   logic          ctl_go;             // ... and does so this clock
@@ -575,7 +571,6 @@ module tsm_sm #(
   logic [SPW-1:0] spt_c;
   logic          hazard;
   logic          bad_reg;
-  logic          insn_ok;
   logic [5:0]    free_id;
   logic          free_id_ok;
   logic [$clog2(NSlots)-1:0] free_slot;
@@ -633,39 +628,6 @@ module tsm_sm #(
     // the instruction cache.
     sel_pc = w_pc_q[32*sel_w +: 32];
 
-    insn_ok = tsm_isa_pkg::insn_valid(insn_q);
-    // E_DISPATCH issues on its first visit when the checks pass and no constant operand is needed,
-    // and on the visit after a constant operand arrived.
-    // A streaming SP instruction goes to the back end when its stage R frees in the next clock;
-    // every other instruction waits until the back end is empty, so the engine's own uses of the
-    // register file, the SP lanes and the commit port never meet the back end's. Back to back,
-    // the back end writes a row every clock: a row of load data or SFU results waiting for the
-    // write port makes the next instruction wait for the gap. With fewer than 3 rows a warp, an
-    // instruction could read a row in the clock its predecessor writes it: no overlap then.
-    sp_streams = unit_w != tsm_isa_pkg::UNIT_SFU && unit_w != tsm_isa_pkg::UNIT_MEM &&
-                 unit_w != tsm_isa_pkg::UNIT_CTRL && unit_w != tsm_isa_pkg::UNIT_SYNC && !dp_insn &&
-                 op != tsm_isa_pkg::OP_S2R && op != tsm_isa_pkg::OP_VOTE && op != tsm_isa_pkg::OP_SHFL &&
-                 !wide_w && sp_stream;
-    ret_hold = sp_pipe_write_valid && sp_pipe_write_last;
-    // A control instruction that only moves the PC retires in E_DISPATCH: NOP, a uniform BRA (taken
-    // by every active lane or by none), and any other one whose guard holds in no lane.
-    dexec = (step_q == 32'd0) ? (act_c & guard) : exec_q;
-    ctl_quick = unit_w == tsm_isa_pkg::UNIT_CTRL &&
-                (op == tsm_isa_pkg::OP_NOP || dexec == '0 || (op == tsm_isa_pkg::OP_BRA && dexec == act_c));
-    ctl_npc = (op == tsm_isa_pkg::OP_BRA && dexec == act_c) ? ct_tgt : pc_q + 32'd1;
-    disp_go = !(ctl_quick && ret_hold) && (step_q != 32'd0 ||
-               (insn_ok && !bad_reg && !(DpUnits == 0 && dp_insn) && !hazard &&
-                !(unit_w == tsm_isa_pkg::UNIT_SFU && !sfu_operands_free) && !(has_b_w && b_const_w))) &&
-              (sp_streams ? sp_pipe_take && !sp_pipe_predicate_pending :
-               (unit_w == tsm_isa_pkg::UNIT_CTRL && op != tsm_isa_pkg::OP_EXIT) ? !sp_pipe_occupied : !sp_pipe_busy);
-    sp_pipe_hand = st_q == E_DISPATCH && disp_go && sp_streams;
-    ctl_go = st_q == E_DISPATCH && disp_go && ctl_quick;
-    // E_IDLE selects unless a fault, a stop or a block placement comes first; E_RET selects the next
-    // warp unless the warp exits or a barrier release is pending; a hand-over to the back end
-    // selects the next warp too.
-    sel_go = sel_ok && !stop_i && !pl_pend_q &&
-             ((st_q == E_IDLE && !flt_q) || (st_q == E_RET && !ret_hold && nlive_q != '0 && !rel_pend_q) || ((sp_pipe_hand || ctl_go) && !flt_q));
-
     // Thread coordinates of the L lanes after the walker.
     walk_x = 32'(walk_q[0 +: DW]);
     walk_y = 32'(walk_q[DW +: DW]);
@@ -684,6 +646,24 @@ module tsm_sm #(
     .slot_registers_i(mt_slot_registers), .loads_in_flight_i(w_ld_q[4*warp_q +: 4] != 4'd0),
     .stores_in_flight_i(w_st_q[6*warp_q +: 6] != 6'd0), .kernel_registers_i(regs_i),
     .hazard_o(hazard), .bad_register_o(bad_reg)
+  );
+
+  // ---- issue control (rtl/sm/tsm_issue.sv, docs/sm-rtl.md §2.0): what stops the current instruction
+  // at its first visit of E_DISPATCH, whether it issues and where it goes, and when the engine
+  // selects the next warp ----
+  logic issue_invalid, issue_wait_scoreboard, issue_wait_sfu, issue_constant;
+  tsm_issue #(.HasDp(DpUnits != 0)) u_issue (
+    .at_idle_i(st_q == E_IDLE), .at_dispatch_i(st_q == E_DISPATCH), .at_retire_i(st_q == E_RET),
+    .second_visit_i(step_q != 32'd0), .valid_i(insn_valid), .opcode_i(op), .unit_i(unit_w), .dp_i(dp_insn),
+    .wide_i(wide_w), .sp_stream_shape_i(sp_stream), .has_b_i(has_b_w), .b_const_i(b_const_w),
+    .hazard_i(hazard), .bad_register_i(bad_reg), .active_i(act_c), .guard_i(guard), .exec_i(exec_q), .pc_i(pc_q),
+    .branch_target_i(branch_target), .sfu_operands_free_i(sfu_operands_free), .sp_take_i(sp_pipe_take),
+    .sp_predicate_pending_i(sp_pipe_predicate_pending), .sp_occupied_i(sp_pipe_occupied), .sp_busy_i(sp_pipe_busy),
+    .sp_retiring_i(sp_pipe_write_valid && sp_pipe_write_last), .choice_valid_i(sel_ok), .stop_i, .fault_i(flt_q),
+    .placement_pending_i(pl_pend_q), .warp_exits_i(nlive_q == '0), .release_pending_i(rel_pend_q),
+    .exec_o(dexec), .invalid_o(issue_invalid), .wait_scoreboard_o(issue_wait_scoreboard), .wait_sfu_o(issue_wait_sfu),
+    .constant_o(issue_constant), .issue_o(disp_go), .hand_sp_o(sp_pipe_hand), .quick_o(ctl_quick),
+    .quick_retire_o(ctl_go), .quick_pc_o(ctl_npc), .retire_hold_o(ret_hold), .select_o(sel_go)
   );
 
   // ---- warp scheduler (rtl/sm/tsm_warp_sched.sv, docs/sm-rtl.md §2.3): of the ready warps, the one
@@ -922,71 +902,26 @@ module tsm_sm #(
     for (int l = 0; l < L; l++) pev_data[32*l] = prow_q[8*l + 32'(pev_p)];
   end
 
-  // ---- load/store unit: each executing lane's space and address (E_LS_AG); the row's first fault ----
+  // ---- load/store unit's address generation (rtl/sm/tsm_lsu_agen.sv, docs/sm-rtl.md §2.9): each
+  // executing lane's space and address of row group_q (E_LS_AG); the row's first fault ----
   logic             ag_flt;
   logic [3:0]       ag_kind;
-  logic [31:0]      ag_addr, ag_lane;
+  logic [31:0]      ag_addr;
+  logic [5:0]       ag_lane;
   logic [32*2-1:0]  ag_lsp;
   logic [L*32-1:0]  ag_rowa, ag_rowb;   // the row's addresses and store data, into buffers A and B
   logic [L-1:0]     ag_wa, ag_wb;       // and the lanes of the row they are written for
-  always_comb begin
-    logic [5:0]  lane;
-    logic [31:0] lo, hi, off, a32, rel, ea;
-    logic [32:0] sum_lo;
-    logic [31:0] sum_hi;
-    logic [1:0]  space;
-    logic [3:0]  kind;
-    ag_flt = 1'b0; ag_kind = '0; ag_addr = '0; ag_lane = '0;
-    ag_lsp = lsp_q;
-    ag_rowa = '0; ag_rowb = '0; ag_wa = '0; ag_wb = '0;
-    for (int l = 0; l < L; l++) begin
-      lane = 6'(32'(group_q[GroupBits-1:0]) * L + l);
-      lo = (f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32];
-      hi = (f_ra == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
-      off = (op == tsm_isa_pkg::OP_LDC) ? {16'd0, coff_w} : memoff_w ? {{8{moff_w[23]}}, moff_w} : 32'd0;
-      sum_lo = {1'b0, lo} + {1'b0, off};
-      sum_hi = hi + {32{off[31]}} + 32'(sum_lo[32]);
-      a32 = sum_lo[31:0];
-      kind = '0;
-      if (wide_addr && sum_hi != '0) kind = F_RANGE;
-      // The space of the lane and its address within it.
-      space = SP_GLOBAL;
-      rel = a32;
-      if (shared_only) space = SP_SHARED;
-      else if (op == tsm_isa_pkg::OP_LDL || op == tsm_isa_pkg::OP_STL) space = SP_LOCAL;
-      else if (op == tsm_isa_pkg::OP_LD || op == tsm_isa_pkg::OP_ST || op == tsm_isa_pkg::OP_ATOM ||
-               op == tsm_isa_pkg::OP_ATOMCAS) begin
-        if (a32 - tsm_isa_pkg::SHARED_WINDOW_BASE < tsm_isa_pkg::WINDOW_BYTES) begin
-          space = SP_SHARED; rel = a32 - tsm_isa_pkg::SHARED_WINDOW_BASE;
-        end else if (a32 - tsm_isa_pkg::LOCAL_WINDOW_BASE < tsm_isa_pkg::WINDOW_BYTES) begin
-          space = SP_LOCAL; rel = a32 - tsm_isa_pkg::LOCAL_WINDOW_BASE;
-        end
-      end
-      if (kind == '0 && (rel & (32'(nbytes) - 32'd1)) != '0) kind = F_MISALIGNED;
-      if (kind == '0 && space == SP_SHARED && {1'b0, rel} + 33'(nbytes) > {1'b0, shared_i}) kind = F_OOB;
-      if (kind == '0 && space == SP_LOCAL && (is_atom || {1'b0, rel} + 33'(nbytes) > {1'b0, local_bytes_i})) kind = F_OOB;
-      if (kind == '0 && op == tsm_isa_pkg::OP_LDC && {1'b0, rel} + 33'(nbytes) > 33'h1_0000) kind = F_OOB;
-      unique case (space)
-        SP_SHARED: ea = 32'(b_sbase_q[SAW*blk_c +: SAW]) + rel;
-        SP_LOCAL: ea = local_base_i + (rel >> 2) * LocalStride +
-                       (((sm_id_i * W + 32'(warp_q)) * 32 + 32'(lane)) << 2) + {30'd0, rel[1:0]};
-        default: ea = (op == tsm_isa_pkg::OP_LDC) ? cbank_base_i[32*cbank_w +: 32] + rel : a32;
-      endcase
-      if (gexec[l] && word_q == '0) begin
-        if (kind != '0 && !ag_flt) begin
-          ag_flt = 1'b1; ag_kind = kind; ag_addr = wide_addr && kind == F_RANGE ? sum_hi : a32; ag_lane = 32'(lane);
-        end
-        for (int gg = 0; gg < G; gg++)
-          if (32'(group_q[GroupBits-1:0]) == gg) ag_lsp[2*(gg*L + l) +: 2] = space;
-        ag_wa[l] = 1'b1;
-      end
-      ag_rowa[32*l +: 32] = ea;
-      ag_wb[l] = gexec[l];
-      // Store data is kept replicated to fill its word (bytes, halves): the merges take byte b of a
-      // word from byte b of the lane's buffer word.
-      ag_rowb[32*l +: 32] = replicate((f_rd == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32], nbytes);
-    end
-  end
+  tsm_lsu_agen #(.Lanes(L), .Rows(G), .RowBits(GroupBits), .Warps(W), .WarpBits(WW), .LocalStride(LocalStride)) u_lsu_agen (
+    .row_i(group_q[GroupBits-1:0]), .exec_i(gexec), .first_pass_i(word_q == '0),
+    .address_low_i(rf_rdata[0 +: L*32]), .address_high_i(rf_rdata[2*L*32 +: L*32]), .address_zero_i(f_ra == 8'd255),
+    .store_i(rf_rdata[L*32 +: L*32]), .store_zero_i(f_rd == 8'd255),
+    .opcode_i(op), .memory_offset_used_i(memoff_w), .memory_offset_i(moff_w), .const_offset_i(coff_w),
+    .wide_address_i(wide_addr), .shared_only_i(shared_only), .atomic_i(is_atom), .access_bytes_i(nbytes),
+    .shared_base_i(32'(b_sbase_q[SAW*blk_c +: SAW])), .shared_bytes_i(shared_i), .local_base_i, .local_bytes_i,
+    .const_base_i(cbank_base_i[32*cbank_w +: 32]), .sm_i(sm_id_i), .warp_i(warp_q),
+    .spaces_i(lsp_q), .spaces_o(ag_lsp), .fault_o(ag_flt), .fault_kind_o(ag_kind), .fault_address_o(ag_addr),
+    .fault_lane_o(ag_lane), .address_o(ag_rowa), .address_write_o(ag_wa), .store_o(ag_rowb), .store_write_o(ag_wb)
+  );
 
   // ---- shared memory: one step of the half-warp in flight (E_LS_SH), and its loaded words
   // (E_LS_SHDATA). Each bank serves the lowest served lane's word; stores merge the served lanes in
@@ -1233,21 +1168,38 @@ module tsm_sm #(
     relwb_seq = w_bred_seq_q[32*rel_w_q +: 32];
   end
 
-  // ---- a branch's target ----
-  logic [31:0] ct_tgt;
-  assign ct_tgt = pc_q + {{8{target_w[23]}}, target_w};
+  // ---- branch unit (rtl/sm/tsm_branch.sv, docs/sm-rtl.md §2.5): what the current control
+  // instruction does to its warp (E_CT) ----
+  logic [W*SPW-1:0] stk_depth;
+  logic [31:0]      branch_target;
+  logic             branch_fault;
+  logic [3:0]       branch_fault_kind;
+  logic             branch_push, branch_pop, branch_leave, branch_exit;
+  logic [1:0]       branch_push_kind, branch_leave_kind;
+  logic [31:0]      branch_push_mask, branch_push_pc;
+  logic             branch_next_pc_valid, branch_next_active_valid, branch_next_live_valid;
+  logic [31:0]      branch_next_pc, branch_next_active, branch_next_live;
+  tsm_branch #(.Depth(SD), .DepthBits(SPW)) u_branch (
+    .opcode_i(op), .target_i(target_w), .pc_i(pc_q), .exec_i(exec_q), .active_i(act_c), .live_i(live_c), .depth_i(spt_c),
+    .target_o(branch_target), .fault_o(branch_fault), .fault_kind_o(branch_fault_kind),
+    .push_o(branch_push), .push_kind_o(branch_push_kind), .push_mask_o(branch_push_mask), .push_pc_o(branch_push_pc),
+    .pop_o(branch_pop), .leave_o(branch_leave), .leave_kind_o(branch_leave_kind), .exit_o(branch_exit),
+    .next_pc_valid_o(branch_next_pc_valid), .next_pc_o(branch_next_pc), .next_active_valid_o(branch_next_active_valid),
+    .next_active_o(branch_next_active), .next_live_valid_o(branch_next_live_valid), .next_live_o(branch_next_live)
+  );
 
   // ---- reconvergence stack (rtl/sm/tsm_simt_stack.sv, docs/sm-rtl.md §2.5): E_CT pushes an entry or
-  // starts a walk (SYNC's pop, BRK's and RET's leave, EXIT), E_STK waits for its end ----
-  logic [W*SPW-1:0] stk_depth;
-  logic             stk_clear, stk_push, stk_pop, stk_leave, stk_exit;
-  logic [1:0]       stk_push_kind, stk_leave_kind;
-  logic [31:0]      stk_push_mask, stk_push_pc, stk_active, stk_pc;
+  // starts a walk (SYNC's pop, BRK's and RET's leave, EXIT) as the branch unit decides, E_STK waits
+  // for its end ----
+  logic             stk_clear, stk_command;
+  logic [31:0]      stk_active, stk_pc;
   logic             stk_idle, stk_done, stk_fault, stk_active_valid, stk_pc_valid;
+  assign stk_command = st_q == E_CT && !branch_fault;
   tsm_simt_stack #(.Warps(W), .WarpBits(WW), .Depth(SD), .DepthBits(SPW)) u_simt_stack (
     .clk_i, .rst_ni, .depth_o(stk_depth), .clear_i(stk_clear), .clear_warp_i(free_warp),
-    .warp_i(warp_q), .push_i(stk_push), .push_kind_i(stk_push_kind), .push_mask_i(stk_push_mask), .push_pc_i(stk_push_pc),
-    .pop_i(stk_pop), .leave_i(stk_leave), .leave_kind_i(stk_leave_kind), .exit_i(stk_exit),
+    .warp_i(warp_q), .push_i(stk_command && branch_push), .push_kind_i(branch_push_kind), .push_mask_i(branch_push_mask),
+    .push_pc_i(branch_push_pc), .pop_i(stk_command && branch_pop), .leave_i(stk_command && branch_leave),
+    .leave_kind_i(branch_leave_kind), .exit_i(stk_command && branch_exit),
     .lanes_i(exec_q), .active_i(act_c), .live_i(nlive_q), .pc_i(pc_q),
     .idle_o(stk_idle), .done_o(stk_done), .fault_o(stk_fault),
     .active_valid_o(stk_active_valid), .active_o(stk_active), .pc_valid_o(stk_pc_valid), .pc_o(stk_pc)
@@ -1308,10 +1260,13 @@ module tsm_sm #(
     .done_valid_o(mt_done_valid), .done_warp_o(mt_done_warp), .done_atomic_o(mt_done_atomic), .idle_o(mt_idle)
   );
 
-  // The warp table's load counts after the engine: a slot done lowers its warp's loads in flight
-  // and lets the warp issue again (after an atomic, from its atomic wait too). Apart from the
-  // engine, since the slot done depends on the write and commit ports the engine leaves free.
+  // The warp table after the engine: the SFU pipe's last row written ends the warp's SFU wait; a
+  // memory tracker's slot done lowers its warp's loads in flight and lets the warp issue again
+  // (after an atomic, from its atomic wait too). Apart from the engine, since both depend on the
+  // write and commit ports the engine leaves free (u_writeback).
   always_comb begin
+    w_sfu_d = w_sfu_e;
+    for (int i = 0; i < W; i++) if (sfu_row_ready && sfu_row_last && 32'(sfu_row_warp) == i) w_sfu_d[i] = 1'b0;
     w_ld_d = w_ld_e;
     w_sb_d = w_sb_e;
     w_atom_d = w_atom_e;
@@ -1324,9 +1279,9 @@ module tsm_sm #(
   end
 
   // ===================================================================================================
-  // Engine: one warp instruction at a time, row by row (docs/sm-rtl.md §2.0). The response
-  // processor (below it in this block) writes returning load data whenever the engine leaves the
-  // register-file write port and the commit port free.
+  // Engine: one warp instruction at a time, row by row (docs/sm-rtl.md §2.0). Its register-file
+  // writes and commit events (rf_we .., ev_*) are requests to the write-back arbiter (u_writeback),
+  // which gives the ports it leaves free to the SP pipe, the SFU pipe and the memory tracker.
   // ===================================================================================================
   logic          eng_rf_busy;
   always_comb begin
@@ -1338,7 +1293,7 @@ module tsm_sm #(
     i_ = 0;
     // ---- defaults: hold every register ----
     st_d = st_q; running_d = running_q;
-    w_valid_d = w_valid_q; w_wait_d = w_wait_q; w_sb_e = w_sb_q; w_atom_e = w_atom_q; w_sfu_d = w_sfu_q; w_sfuw_d = w_sfuw_q;
+    w_valid_d = w_valid_q; w_wait_d = w_wait_q; w_sb_e = w_sb_q; w_atom_e = w_atom_q; w_sfu_e = w_sfu_q; w_sfuw_d = w_sfuw_q;
     w_pc_d = w_pc_q; w_active_d = w_active_q; w_live_d = w_live_q; w_seq_d = w_seq_q;
     w_blk_d = w_blk_q; w_wib_d = w_wib_q; w_base_d = w_base_q; w_bar_d = w_bar_q;
     w_bred_d = w_bred_q; w_bred_rd_d = w_bred_rd_q; w_bred_lanes_d = w_bred_lanes_q; w_bred_seq_d = w_bred_seq_q;
@@ -1362,8 +1317,7 @@ module tsm_sm #(
     // ---- default port values ----
     rf_raddr = '0; rf_we = '0; rf_waddr = '0; rf_wdata = '0;
     ic_miss = 1'b0; ic_read_pc = pc_q; cc_lookup = 1'b0; cc_clear = 1'b0; cc_miss = 1'b0; cc_fill = 1'b0;
-    stk_clear = 1'b0; stk_push = 1'b0; stk_push_kind = '0; stk_push_mask = '0; stk_push_pc = '0;
-    stk_pop = 1'b0; stk_leave = 1'b0; stk_leave_kind = '0; stk_exit = 1'b0;
+    stk_clear = 1'b0;
     bar_block = '0; bar_id = '0; bar_clear = 1'b0; bar_arrive = 1'b0;
     sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0;
     rq_valid = 1'b0; rq_id = '0; rq_kind = 2'd0; rq_addr = '0;
@@ -1371,12 +1325,12 @@ module tsm_sm #(
     ida_we = 1'b0; ida_store = 1'b0; ida_slot = '0; ida_k = '0; ida_lanes = '0; ida_addr = '0; ida_loc = 1'b0;
     ida_warp = '0;
     sla_we = 1'b0; sla_atom = 1'b0; sla_w64 = 1'b0; sla_off = 1'b0; sla_n = '0; sla_msz = '0; slc_inc = 1'b0;
-    sld_ret = 1'b0; sld_atom = 1'b0; mt_row_ready = 1'b0; mt_retire_ready = 1'b0;
+    sld_ret = 1'b0; sld_atom = 1'b0;
     ev_valid = 1'b0; ev_kind = EV_RETIRE; ev_warp = warp_q; ev_seq = seq_q; ev_pc = pc_q; ev_active = '0;
     ev_exec = '0; ev_exit = 1'b0; ev_reg = '0; ev_group = '0; ev_lanes = '0; ev_data = '0; ev_addr = '0;
     ev_mask = '0; ev_wdata = '0;
     rt_valid = 1'b0;
-    sp_valid = 1'b0; sfu_start = 1'b0; sfu_capture = 1'b0; sfu_capture_row = '0; sfu_row_ready = 1'b0;
+    sp_valid = 1'b0; sfu_start = 1'b0; sfu_capture = 1'b0; sfu_capture_row = '0; 
     perf_o = '0; perf_lanes_o = '0; perf_tx_o = '0;
 
     eng_rf_busy = 1'b0;
@@ -1461,7 +1415,7 @@ module tsm_sm #(
           for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_wait_d[i_];
           for (i_ = 0; i_ < W; i_++) w_sb_e[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sb_e[i_];
           for (i_ = 0; i_ < W; i_++) w_atom_e[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_atom_e[i_];
-          for (i_ = 0; i_ < W; i_++) w_sfu_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sfu_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_sfu_e[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sfu_e[i_];
           for (i_ = 0; i_ < W; i_++) w_sfuw_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sfuw_d[i_];
           for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_bred_d[i_];
           for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? entry_pc_i : w_pc_d[32*i_ +: 32];
@@ -1581,17 +1535,17 @@ module tsm_sm #(
         if (step_q == 32'd0) begin
           // First visit: checks, guard, scoreboard.
           exec_d = act_c & guard;
-          if (!insn_ok || bad_reg || (DpUnits == 0 && dp_insn)) begin
+          if (issue_invalid) begin
             flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
             st_d = E_FAULT;
-          end else if (hazard) begin
+          end else if (issue_wait_scoreboard) begin
             if (op != tsm_isa_pkg::OP_MEMBAR) for (i_ = 0; i_ < W; i_++) w_sb_e[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_sb_e[i_];
             st_d = E_IDLE;
-          end else if (unit_w == tsm_isa_pkg::UNIT_SFU && !sfu_operands_free) begin
+          end else if (issue_wait_sfu) begin
             // The SFU sequencer still feeds another instruction: park the warp until it is done.
             for (i_ = 0; i_ < W; i_++) w_sfuw_d[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_sfuw_d[i_];
             st_d = E_IDLE;
-          end else if (has_b_w && b_const_w) begin
+          end else if (issue_constant) begin
             caddr_d = cbank_base_i[32*cbank_w +: 32] + 32'(coff_w);
             st_d = E_CONST;
           end
@@ -1804,7 +1758,7 @@ module tsm_sm #(
         // Hand over when the sequencer has written the previous instruction's last row.
         if (!sfu_busy) begin
           sfu_start = 1'b1;
-          for (i_ = 0; i_ < W; i_++) w_sfu_d[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_sfu_d[i_];
+          for (i_ = 0; i_ < W; i_++) w_sfu_e[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_sfu_e[i_];
           st_d = E_RET;
         end
       end
@@ -1893,88 +1847,15 @@ module tsm_sm #(
 
       // ---- control flow ----
       E_CT: begin
-        st_d = E_RET;
-        unique case (op)
-          tsm_isa_pkg::OP_TRAP: begin
-            if (exec_q != '0) begin
-              flt_kind_d = F_TRAP; ef_src = EF_TRAP;
-              st_d = E_FAULT;
-            end
-          end
-          tsm_isa_pkg::OP_BRA: begin
-            if (exec_q == act_c) npc_d = ct_tgt;
-            else if (exec_q != '0) begin
-              if (32'(spt_c) >= SD) begin
-                flt_kind_d = F_OVERFLOW; ef_src = EF_PLAIN;
-                st_d = E_FAULT;
-              end else begin
-                stk_push = 1'b1;
-                stk_push_kind = K_DIV; stk_push_mask = act_c & ~exec_q; stk_push_pc = pc_q + 32'd1;
-`ifdef TSM_MUTANTS
-                if (`TSM_MUT(6)) stk_push_mask = act_c;
-`endif
-                nact_d = exec_q;
-                npc_d = ct_tgt;
-              end
-            end
-          end
-          tsm_isa_pkg::OP_SSY, tsm_isa_pkg::OP_PBK, tsm_isa_pkg::OP_CAL: begin
-            if (exec_q != '0) begin
-              if (exec_q != act_c) begin
-                flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
-                st_d = E_FAULT;
-              end else if (32'(spt_c) >= SD) begin
-                flt_kind_d = F_OVERFLOW; ef_src = EF_PLAIN;
-                st_d = E_FAULT;
-              end else begin
-                stk_push = 1'b1;
-                stk_push_kind = op == tsm_isa_pkg::OP_SSY ? K_SYNC : op == tsm_isa_pkg::OP_PBK ? K_BRK : K_RET;
-                stk_push_mask = act_c;
-                stk_push_pc = op == tsm_isa_pkg::OP_CAL ? pc_q + 32'd1 : ct_tgt;
-                if (op == tsm_isa_pkg::OP_CAL) npc_d = ct_tgt;
-              end
-            end
-          end
-          tsm_isa_pkg::OP_SYNC: begin
-            if (exec_q != '0) begin
-              if (exec_q != act_c) begin
-                flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
-                st_d = E_FAULT;
-              end else if (spt_c == '0) begin
-                flt_kind_d = F_UNDERFLOW; ef_src = EF_PLAIN;
-                st_d = E_FAULT;
-              end else begin
-                stk_pop = 1'b1;
-                st_d = E_STK;
-              end
-            end
-          end
-          tsm_isa_pkg::OP_BRK, tsm_isa_pkg::OP_RET: begin
-            if (exec_q != '0) begin
-              if (spt_c == '0) begin
-                flt_kind_d = F_UNDERFLOW; ef_src = EF_PLAIN;
-                st_d = E_FAULT;
-              end else begin
-                stk_leave = 1'b1;
-                stk_leave_kind = op == tsm_isa_pkg::OP_BRK ? K_BRK : K_RET;
-                st_d = E_STK;
-              end
-            end
-          end
-          tsm_isa_pkg::OP_EXIT: begin
-            if (exec_q != '0) begin
-              nlive_d = live_c & ~exec_q;
-              nact_d = act_c & ~exec_q;
-              if (spt_c != '0) begin
-                stk_exit = 1'b1;
-                st_d = E_STK;
-              end else if ((act_c & ~exec_q) == '0) begin
-                npc_d = pc_q + 32'd1;
-              end
-            end
-          end
-          default: ;  // NOP
-        endcase
+        // The branch unit's decision (u_branch): a fault, or the stack's push or walk (E_STK), and the
+        // warp's next PC and lanes.
+        st_d = branch_fault ? E_FAULT : (branch_pop || branch_leave || branch_exit) ? E_STK : E_RET;
+        if (branch_fault) begin
+          flt_kind_d = branch_fault_kind; ef_src = (branch_fault_kind == F_TRAP) ? EF_TRAP : EF_PLAIN;
+        end
+        if (branch_next_pc_valid) npc_d = branch_next_pc;
+        if (branch_next_active_valid) nact_d = branch_next_active;
+        if (branch_next_live_valid) nlive_d = branch_next_live;
       end
       E_STK: begin
         // The reconvergence stack walks (u_simt_stack): the warp's new active lanes and PC as it
@@ -2326,7 +2207,7 @@ module tsm_sm #(
         flt_warp_d = 32'(warp_q); flt_pc_d = pc_q; flt_addr_d = '0; flt_lane_d = 32'(ctz_exec);
       end
       EF_AG: begin
-        flt_warp_d = 32'(warp_q); flt_pc_d = pc_q; flt_addr_d = ag_addr; flt_lane_d = ag_lane;
+        flt_warp_d = 32'(warp_q); flt_pc_d = pc_q; flt_addr_d = ag_addr; flt_lane_d = 32'(ag_lane);
       end
       EF_DEADLOCK: begin
         flt_warp_d = 32'hFFFF_FFFF; flt_pc_d = 32'hFFFF_FFFF; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
@@ -2350,29 +2231,9 @@ module tsm_sm #(
       perf_o[2] = 1'b1;
       sp_valid = 1'b1;
     end
-    if (sp_pipe_write_valid) begin
-      ev_warp = sp_pipe_write_warp; ev_seq = sp_pipe_write_seq; ev_pc = sp_pipe_write_pc; ev_active = sp_pipe_write_active;
-      ev_exec = sp_pipe_write_exec; ev_exit = 1'b0;
-      if (sp_pipe_write_lanes != '0 && sp_we_o && sp_pipe_write_register != 8'd255) begin
-        rf_we = sp_pipe_write_lanes;
-        rf_waddr = sp_pipe_write_row;
-        rf_wdata = sp_d;
-        eng_rf_busy = 1'b1;
-        ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = sp_pipe_write_register; ev_group = sp_pipe_write_group;
-        ev_lanes = sp_pipe_write_lanes; ev_data = sp_d;
-      end
-      if (sp_pipe_write_lanes != '0 && sp_pipe_write_predicate != 3'd7) begin
-        ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(sp_pipe_write_predicate); ev_group = sp_pipe_write_group;
-        ev_lanes = sp_pipe_write_lanes;
-        ev_data = '0;
-        for (int l = 0; l < L; l++) ev_data[32*l] = sp_preds_o[8*l + 32'(sp_pipe_write_predicate)];
-      end
-      if (sp_pipe_write_last) begin
-        ev_kind = !ev_valid ? EV_RETIRE : (ev_kind == EV_PRED) ? EV_PRED_RETIRE : EV_REG_RETIRE;
-        ev_valid = 1'b1;
-        perf_o[0] = 1'b1;
-        perf_lanes_o = popc32(sp_pipe_write_exec);
-      end
+    if (sp_pipe_write_valid && sp_pipe_write_last) begin
+      perf_o[0] = 1'b1;
+      perf_lanes_o = popc32(sp_pipe_write_exec);
     end
 
     // ---- selection (E_IDLE, and E_RET for the next warp): the warp, and on an instruction-cache hit
@@ -2384,40 +2245,10 @@ module tsm_sm #(
       ic_read_pc = sel_pc;
     end
 
-    // ---- SFU sequencer write-back: a finished row takes the write port and the commit port when the
-    // engine leaves them free; the response processor waits for both ----
-    perf_o[3] = sfu_busy || st_q == E_SFU_RD || st_q == E_SFU_GO;  // operands streaming in, or results
-    if (sfu_row_valid) begin
-      if (sfu_row_lanes == '0 || sfu_row_reg == 8'd255) sfu_row_ready = 1'b1;
-      else if (!eng_rf_busy && !ev_valid) begin
-        rf_we = sfu_row_lanes;
-        rf_waddr = sfu_row_addr;
-        rf_wdata = sfu_row_data;
-        ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = sfu_row_warp; ev_seq = sfu_row_seq; ev_reg = sfu_row_reg;
-        ev_group = sfu_row_group; ev_lanes = sfu_row_lanes; ev_data = sfu_row_data;
-        sfu_row_ready = 1'b1;
-      end
-      if (sfu_row_ready && sfu_row_last) for (i_ = 0; i_ < W; i_++) w_sfu_d[i_] = (i_ == 32'(sfu_row_warp)) ? 1'b0 : w_sfu_d[i_];
-    end
-    // Warps parked because the sequencer could not take their SFU instruction may try again.
+    // ---- SFU pipe: busy (operands streaming in, or results); warps parked because it could not take
+    // their SFU instruction may try again ----
+    perf_o[3] = sfu_busy || st_q == E_SFU_RD || st_q == E_SFU_GO;
     if (sfu_operands_free) w_sfuw_d = '0;
-
-    // ---- memory tracker write-back (u_mem_tracker): a row of load data or atomic old values takes the
-    // write port and the commit port when the engine and the SFU pipe leave both free; an atomic's
-    // retirement takes the commit port ----
-    mt_row_ready = !eng_rf_busy && !ev_valid;
-    if (mt_row_valid && mt_row_ready) begin
-      rf_we = mt_row_lanes;
-      rf_waddr = mt_row_address;
-      rf_wdata = mt_row_data;
-      ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = mt_row_warp; ev_seq = mt_row_seq; ev_reg = mt_row_register;
-      ev_group = mt_row_group; ev_lanes = mt_row_lanes; ev_data = mt_row_data;
-    end
-    mt_retire_ready = !ev_valid;
-    if (mt_retire_valid && mt_retire_ready) begin
-      ev_valid = 1'b1; ev_kind = EV_RETIRE; ev_warp = mt_retire_warp; ev_seq = mt_retire_seq;
-      ev_pc = mt_retire_pc; ev_active = mt_retire_active; ev_exec = mt_retire_exec; ev_exit = 1'b0;
-    end
 
     // Block hand-over from the work distributor.
     if (blk_valid_i && blk_ready_o) begin
@@ -2437,6 +2268,52 @@ module tsm_sm #(
       w_st_d = '0;
     end
   end
+
+  // ---- write-back and commit arbiter (rtl/sm/tsm_writeback.sv, docs/sm-rtl.md §2.0): the register
+  // file's write port and the commit event, for the engine, the SP pipe's stage Y, the SFU pipe's
+  // rows and the memory tracker's rows and atomic retirements, in that order ----
+  logic [L-1:0]         write_lanes;
+  logic [RA-1:0]        write_row;
+  logic [L*32-1:0]      write_data;
+  logic                 commit_valid;
+  logic [2:0]           commit_kind;
+  logic [WW-1:0]        commit_warp;
+  logic [31:0]          commit_seq, commit_pc, commit_active, commit_exec, commit_address;
+  logic                 commit_exit;
+  logic [7:0]           commit_register;
+  logic [GroupBits-1:0] commit_group;
+  logic [L-1:0]         commit_lanes;
+  logic [L*32-1:0]      commit_data;
+  logic [15:0]          commit_mask;
+  logic [127:0]         commit_store_data;
+  tsm_writeback #(.Lanes(L), .RowBits(GroupBits), .WarpBits(WW), .RegisterRowBits(RA)) u_writeback (
+    .engine_write_i(eng_rf_busy), .engine_write_lanes_i(rf_we), .engine_write_row_i(rf_waddr), .engine_write_data_i(rf_wdata),
+    .engine_event_valid_i(ev_valid), .engine_event_kind_i(ev_kind), .engine_event_warp_i(ev_warp),
+    .engine_event_seq_i(ev_seq), .engine_event_pc_i(ev_pc), .engine_event_active_i(ev_active),
+    .engine_event_exec_i(ev_exec), .engine_event_exit_i(ev_exit), .engine_event_register_i(ev_reg),
+    .engine_event_group_i(ev_group), .engine_event_lanes_i(ev_lanes), .engine_event_data_i(ev_data),
+    .engine_event_address_i(ev_addr), .engine_event_mask_i(ev_mask), .engine_event_store_data_i(ev_wdata),
+    .sp_valid_i(sp_pipe_write_valid), .sp_last_i(sp_pipe_write_last), .sp_warp_i(sp_pipe_write_warp),
+    .sp_seq_i(sp_pipe_write_seq), .sp_pc_i(sp_pipe_write_pc), .sp_active_i(sp_pipe_write_active),
+    .sp_exec_i(sp_pipe_write_exec), .sp_group_i(sp_pipe_write_group), .sp_lanes_i(sp_pipe_write_lanes),
+    .sp_row_i(sp_pipe_write_row), .sp_register_i(sp_pipe_write_register), .sp_predicate_i(sp_pipe_write_predicate),
+    .sp_result_write_i(sp_we_o), .sp_result_i(sp_d), .sp_predicates_i(sp_preds_o),
+    .sfu_row_valid_i(sfu_row_valid), .sfu_row_ready_o(sfu_row_ready), .sfu_row_warp_i(sfu_row_warp),
+    .sfu_row_seq_i(sfu_row_seq), .sfu_row_register_i(sfu_row_reg), .sfu_row_group_i(sfu_row_group),
+    .sfu_row_lanes_i(sfu_row_lanes), .sfu_row_row_i(sfu_row_addr), .sfu_row_data_i(sfu_row_data),
+    .tracker_row_valid_i(mt_row_valid), .tracker_row_ready_o(mt_row_ready), .tracker_row_warp_i(mt_row_warp),
+    .tracker_row_seq_i(mt_row_seq), .tracker_row_register_i(mt_row_register), .tracker_row_group_i(mt_row_group),
+    .tracker_row_lanes_i(mt_row_lanes), .tracker_row_row_i(mt_row_address), .tracker_row_data_i(mt_row_data),
+    .tracker_retire_valid_i(mt_retire_valid), .tracker_retire_ready_o(mt_retire_ready),
+    .tracker_retire_warp_i(mt_retire_warp), .tracker_retire_seq_i(mt_retire_seq), .tracker_retire_pc_i(mt_retire_pc),
+    .tracker_retire_active_i(mt_retire_active), .tracker_retire_exec_i(mt_retire_exec),
+    .write_lanes_o(write_lanes), .write_row_o(write_row), .write_data_o(write_data),
+    .event_valid_o(commit_valid), .event_kind_o(commit_kind), .event_warp_o(commit_warp), .event_seq_o(commit_seq),
+    .event_pc_o(commit_pc), .event_active_o(commit_active), .event_exec_o(commit_exec), .event_exit_o(commit_exit),
+    .event_register_o(commit_register), .event_group_o(commit_group), .event_lanes_o(commit_lanes),
+    .event_data_o(commit_data), .event_address_o(commit_address), .event_mask_o(commit_mask),
+    .event_store_data_o(commit_store_data)
+  );
 
   assign idle_o = b_valid_q == '0 && mt_id_busy == '0 && mt_slot_valid == '0 && !pl_pend_q && st_q == E_IDLE && !sp_pipe_busy && !ic_prefetch_busy;
   assign fault_o = flt_q;
@@ -2581,9 +2458,10 @@ module tsm_sm #(
       flt_q <= flt_d; flt_kind_q <= flt_kind_d; flt_pc_q <= flt_pc_d; flt_addr_q <= flt_addr_d;
       flt_warp_none_q <= flt_warp_d[31]; flt_warp_n_q <= flt_warp_d[WW-1:0];
       flt_lane_none_q <= flt_lane_d[31]; flt_lane_n_q <= flt_lane_d[5:0];
-      cm_valid_o <= ev_valid; cm_kind_o <= ev_kind; cm_warp_o <= ev_warp; cm_seq_o <= ev_seq; cm_pc_o <= ev_pc;
-      cm_active_o <= ev_active; cm_exec_o <= ev_exec; cm_exit_o <= ev_exit; cm_reg_o <= ev_reg; cm_group_o <= ev_group;
-      cm_lanes_o <= ev_lanes; cm_data_o <= ev_data; cm_addr_o <= ev_addr; cm_mask_o <= ev_mask; cm_wdata_o <= ev_wdata;
+      cm_valid_o <= commit_valid; cm_kind_o <= commit_kind; cm_warp_o <= commit_warp; cm_seq_o <= commit_seq;
+      cm_pc_o <= commit_pc; cm_active_o <= commit_active; cm_exec_o <= commit_exec; cm_exit_o <= commit_exit;
+      cm_reg_o <= commit_register; cm_group_o <= commit_group; cm_lanes_o <= commit_lanes; cm_data_o <= commit_data;
+      cm_addr_o <= commit_address; cm_mask_o <= commit_mask; cm_wdata_o <= commit_store_data;
       cr_valid_o <= rt_valid; cr_warp_o <= warp_q; cr_seq_o <= ctl_go ? w_seq_q[32*warp_q +: 32] : seq_q; cr_pc_o <= pc_q;
       cr_active_o <= act_c; cr_exec_o <= ctl_go ? dexec : exec_q; cr_exit_o <= !ctl_go && nlive_q == '0;
     end
