@@ -86,6 +86,7 @@ KEEP_HIERARCHY = [
     ("tsm_issue", "issue control: checks, issue, selection"),
     ("tsm_branch", "branch unit: control-flow decisions"),
     ("tsm_lsu_agen", "load/store unit's address generation and checks"),
+    ("tsm_block_dispatch", "block dispatch: resident blocks, placement"),
     ("tsm_regfile", "register file banks"),
     ("tsm_smem", "shared memory: the banks"),
     ("tsm_smem_sched", "shared-memory bank scheduler"),

@@ -169,7 +169,7 @@ module tsm_sm #(
   // ---- engine states ----------------------------------------------------------------------------
   typedef enum logic [6:0] {
     E_IDLE, E_HALT, E_FAULT, E_CLEAR,
-    E_PL_START, E_PL_WALK, E_PL_ZERO, E_PL_LOCAL,
+    E_PLACE,
     E_FETCH, E_DECODE, E_IC_REQ, E_IC_WAIT, E_CONST, E_CONST_CHK, E_CC_REQ, E_CC_WAIT, E_DISPATCH,
     E_SP_HI, E_SP_HI2, E_SP_RD, E_SP_EX, E_SP_WB, E_SP_WB2, E_SP_P1, E_SP_P2,
     E_SFU_RD, E_SFU_GO,
@@ -206,15 +206,6 @@ module tsm_sm #(
   logic [W*6-1:0]    w_st_q, w_st_d;     // stores awaiting acknowledgement
   logic [W*32*7-1:0] pred_q, pred_d;
 
-  // Block table.
-  logic [NB-1:0]         b_valid_q, b_valid_d;
-  logic [NB*48-1:0]      b_ctaid_q, b_ctaid_d;
-  logic [NB*5-1:0]       b_unfin_q, b_unfin_d;
-  logic [NB*SAW-1:0]     b_sbase_q, b_sbase_d;   // byte address of the block's shared memory
-  logic [31:0]           resident_q, resident_d;
-  logic                  pl_pend_q, pl_pend_d;
-  logic [31:0]           pl_linear_q, pl_linear_d;
-  logic [47:0]           pl_ctaid_q, pl_ctaid_d;
 
   // Current instruction: the engine's warp and its instruction word, PC, executed lanes and sequence
   // number; B's constant-bank word; the warp's next PC, active and live lanes after it.
@@ -309,9 +300,6 @@ module tsm_sm #(
   // ---- helpers --------------------------------------------------------------------------------------
   function automatic logic [RA-1:0] rowof(input logic [RA-1:0] base, input logic [7:0] r, input logic [GroupBits:0] g);
     rowof = base + RA'(({{(RA > 8 ? RA - 8 : 0){1'b0}}, r}) << GW) + RA'(g);
-  endfunction
-  function automatic logic [31:0] lowmask(input logic [5:0] n);  // n ones, n <= 32
-    lowmask = (n >= 6'd32) ? 32'hFFFF_FFFF : ((32'd1 << n) - 32'd1);
   endfunction
   function automatic logic [L-1:0] rowlanes(input logic [31:0] m, input logic [GroupBits:0] g);  // lanes of row g
     rowlanes = L'(m >> (32'(g) * L));
@@ -499,7 +487,6 @@ module tsm_sm #(
     .pop_data_o({mem_req_id_o, mem_req_kind_o, mem_req_addr_o, mem_req_mask_o, mem_req_data_o, mem_req_atom_o})
   );
   assign mem_resp_ready_o = 1'b1;  // responses land in rm_mem / the caches; there is always room
-  assign blk_ready_o = running_q && !pl_pend_q && (resident_q < blocks_per_sm_i) && !flt_q && !stop_i;
 
   // Each lane's address of word word_q of its access: word_q words on in global and shared space, word_q
   // local strides on in local space. One multiplier for the SM, not one per lane, and one adder a
@@ -575,13 +562,9 @@ module tsm_sm #(
   logic          free_id_ok;
   logic [$clog2(NSlots)-1:0] free_slot;
   logic          free_slot_ok;
-  logic [BW-1:0] free_blk;
   logic [WW-1:0] free_warp;
   logic [31:0]   shmask, glmask;
-  logic [31:0]   walk_x, walk_y, walk_z;
   logic [5:0]    ctz_exec, ctz_pend, popc_exec;
-  logic [31:0]   pl_mask;            // the lanes of the warp being placed
-  logic [31:0]   shared_span;        // a block's shared memory, rounded up to whole bank rows
   always_comb begin
     logic [7:0] pl8;  // a lane's predicates, P7 (true) on top
     act_c = w_active_q[32*warp_q +: 32];
@@ -606,10 +589,6 @@ module tsm_sm #(
     ctz_exec = ctz32(exec_q);
     ctz_pend = ctz32(lpend_q);
     popc_exec = popc32(exec_q);
-    pl_mask = lowmask(6'((threads_i - step_q) > 32'd32 ? 32'd32 : (threads_i - step_q)));
-    // No unary operator in front of a size cast anywhere in the RTL: Yosys 0.23 drops it
-    // (`a & ~32'(C)` synthesizes as `a & C`; docs/sm-rtl.md §5).
-    shared_span = (shared_i + 32'(SB*4 - 1)) - ((shared_i + 32'(SB*4 - 1)) & 32'(SB*4 - 1));
 
     shmask = '0;
     glmask = '0;
@@ -619,8 +598,6 @@ module tsm_sm #(
     end
 
     // Free resources.
-    free_blk = '0;
-    for (int i = NB - 1; i >= 0; i--) if (!b_valid_q[i]) free_blk = BW'(i);
     free_warp = '0;
     for (int i = W - 1; i >= 0; i--) if (!w_valid_q[i]) free_warp = WW'(i);
 
@@ -628,10 +605,6 @@ module tsm_sm #(
     // the instruction cache.
     sel_pc = w_pc_q[32*sel_w +: 32];
 
-    // Thread coordinates of the L lanes after the walker.
-    walk_x = 32'(walk_q[0 +: DW]);
-    walk_y = 32'(walk_q[DW +: DW]);
-    walk_z = 32'(walk_q[2*DW +: DW]);
   end
 
   // ---- scoreboard (rtl/sm/tsm_scoreboard.sv, docs/sm-rtl.md §2.3): the current instruction waits
@@ -660,10 +633,45 @@ module tsm_sm #(
     .branch_target_i(branch_target), .sfu_operands_free_i(sfu_operands_free), .sp_take_i(sp_pipe_take),
     .sp_predicate_pending_i(sp_pipe_predicate_pending), .sp_occupied_i(sp_pipe_occupied), .sp_busy_i(sp_pipe_busy),
     .sp_retiring_i(sp_pipe_write_valid && sp_pipe_write_last), .choice_valid_i(sel_ok), .stop_i, .fault_i(flt_q),
-    .placement_pending_i(pl_pend_q), .warp_exits_i(nlive_q == '0), .release_pending_i(rel_pend_q),
+    .placement_pending_i(bd_pending), .warp_exits_i(nlive_q == '0), .release_pending_i(rel_pend_q),
     .exec_o(dexec), .invalid_o(issue_invalid), .wait_scoreboard_o(issue_wait_scoreboard), .wait_sfu_o(issue_wait_sfu),
     .constant_o(issue_constant), .issue_o(disp_go), .hand_sp_o(sp_pipe_hand), .quick_o(ctl_quick),
     .quick_retire_o(ctl_go), .quick_pc_o(ctl_npc), .retire_hold_o(ret_hold), .select_o(sel_go)
+  );
+
+  // ---- block dispatch (rtl/sm/tsm_block_dispatch.sv, docs/sm-rtl.md §2.10): the resident blocks,
+  // a block taken from the work distributor, its placement while the engine is in E_PLACE ----
+  logic                 bd_pending, bd_done, bd_place_event, bd_warp_valid;
+  logic [31:0]          bd_place_linear, bd_warp_lanes, bd_local_address;
+  logic [BW-1:0]        bd_warp_block;
+  logic [4:0]           bd_warp_in_block;
+  logic [RA-1:0]        bd_warp_base, bd_zero_register_row;
+  logic [3*DW-1:0]      bd_warp_thread;
+  logic                 bd_zero_register, bd_zero_shared, bd_clear_barrier, bd_local_valid;
+  logic [SRW-1:0]       bd_zero_shared_row;
+  logic [3:0]           bd_clear_barrier_id;
+  logic [WW-1:0]        bd_local_warp;
+  logic [NB-1:0]        bd_valid;
+  logic [NB*48-1:0]     bd_ctaid;
+  logic [NB*5-1:0]      bd_unfinished;
+  logic [NB*SAW-1:0]    bd_shared_base;
+  tsm_block_dispatch #(
+    .Blocks(NB), .BlockBits(BW), .Warps(W), .WarpBits(WW), .Rows(G), .RegisterRowBits(RA), .SharedBanks(SB),
+    .SharedRowBits(SRW), .SharedAddrBits(SAW), .DimBits(DW), .LocalStride(LocalStride)
+  ) u_block_dispatch (
+    .clk_i, .rst_ni, .start_i, .accept_i(running_q && !flt_q && !stop_i),
+    .threads_i, .warps_i, .registers_i(regs_i), .shared_bytes_i(shared_i), .local_bytes_i, .local_base_i, .sm_i(sm_id_i),
+    .block_x_i, .block_y_i, .blocks_per_sm_i,
+    .block_valid_i(blk_valid_i), .block_ready_o(blk_ready_o), .block_linear_i(blk_linear_i), .block_ctaid_i(blk_ctaid_i),
+    .pending_o(bd_pending), .go_i(st_q == E_PLACE), .done_o(bd_done), .place_event_o(bd_place_event),
+    .place_linear_o(bd_place_linear), .free_warp_i(free_warp), .warp_valid_o(bd_warp_valid), .warp_block_o(bd_warp_block),
+    .warp_in_block_o(bd_warp_in_block), .warp_base_o(bd_warp_base), .warp_thread_o(bd_warp_thread),
+    .warp_lanes_o(bd_warp_lanes), .zero_register_o(bd_zero_register), .zero_register_row_o(bd_zero_register_row),
+    .zero_shared_o(bd_zero_shared), .zero_shared_row_o(bd_zero_shared_row), .clear_barrier_o(bd_clear_barrier),
+    .clear_barrier_id_o(bd_clear_barrier_id), .local_request_valid_o(bd_local_valid),
+    .local_request_ready_i(free_id_ok && rq_room), .local_request_address_o(bd_local_address),
+    .local_request_warp_o(bd_local_warp), .finish_i(st_q == E_FIN), .finish_block_i(blk_c),
+    .valid_o(bd_valid), .ctaid_o(bd_ctaid), .unfinished_o(bd_unfinished), .shared_base_o(bd_shared_base)
   );
 
   // ---- warp scheduler (rtl/sm/tsm_warp_sched.sv, docs/sm-rtl.md §2.3): of the ready warps, the one
@@ -671,11 +679,11 @@ module tsm_sm #(
   // when it is resident, not at a barrier, not blocked by the scoreboard, without a global atomic
   // in flight and without an SFU instruction in (or parked for) the SFU sequencer. In E_RET the
   // retiring warp is not a candidate, its own state changes this clock; nor is, in E_DISPATCH, the
-  // warp whose instruction goes to the back end. A warp placed (E_PL_WALK) is the youngest. ----
+  // warp whose instruction goes to the back end. A warp placed (E_PLACE) is the youngest. ----
   logic [W-1:0] warp_ready;
   logic         warp_placed;
   assign warp_ready = w_valid_q & ~w_wait_q & ~w_sb_q & ~w_atom_q & ~w_sfu_q & ~w_sfuw_q;
-  assign warp_placed = st_q == E_PL_WALK && step_q[4:0] == 5'd0;
+  assign warp_placed = bd_warp_valid;
   tsm_warp_sched #(.Warps(W), .WarpBits(WW)) u_warp_sched (
     .clk_i, .rst_ni, .policy_i(sched_policy_i), .place_i(warp_placed), .place_warp_i(free_warp),
     .ready_i(warp_ready), .hold_valid_i(st_q == E_RET || st_q == E_DISPATCH), .hold_warp_i(warp_q),
@@ -802,7 +810,7 @@ module tsm_sm #(
     .row_i(group_q[GroupBits-1:0]),
     .s2r_register_i(sreg_w), .s2r_thread_i(walk_q), .s2r_clock_i(sclk_q), .s2r_warp_i(warp_q),
     .s2r_sm_i(sm_id_i), .s2r_sms_i(num_sms_i), .s2r_block_dim_i({block_z_i, block_y_i, block_x_i}),
-    .s2r_block_index_i(b_ctaid_q[48*blk_c +: 48]), .s2r_grid_dim_i({grid_z_i, grid_y_i, grid_x_i}),
+    .s2r_block_index_i(bd_ctaid[48*blk_c +: 48]), .s2r_grid_dim_i({grid_z_i, grid_y_i, grid_x_i}),
     .s2r_data_o(s2r_data), .s2r_next_thread_o(s2r_walk),
     .vote_mode_i(vote_w), .vote_lanes_i(vote_mem), .vote_predicates_i(vote_pred),
     .vote_ballot_o(vote_bal), .vote_result_o(vote_res),
@@ -917,7 +925,7 @@ module tsm_sm #(
     .store_i(rf_rdata[L*32 +: L*32]), .store_zero_i(f_rd == 8'd255),
     .opcode_i(op), .memory_offset_used_i(memoff_w), .memory_offset_i(moff_w), .const_offset_i(coff_w),
     .wide_address_i(wide_addr), .shared_only_i(shared_only), .atomic_i(is_atom), .access_bytes_i(nbytes),
-    .shared_base_i(32'(b_sbase_q[SAW*blk_c +: SAW])), .shared_bytes_i(shared_i), .local_base_i, .local_bytes_i,
+    .shared_base_i(32'(bd_shared_base[SAW*blk_c +: SAW])), .shared_bytes_i(shared_i), .local_base_i, .local_bytes_i,
     .const_base_i(cbank_base_i[32*cbank_w +: 32]), .sm_i(sm_id_i), .warp_i(warp_q),
     .spaces_i(lsp_q), .spaces_o(ag_lsp), .fault_o(ag_flt), .fault_kind_o(ag_kind), .fault_address_o(ag_addr),
     .fault_lane_o(ag_lane), .address_o(ag_rowa), .address_write_o(ag_wa), .store_o(ag_rowb), .store_write_o(ag_wb)
@@ -1147,9 +1155,9 @@ module tsm_sm #(
   tsm_barrier #(.Blocks(NB), .BlockBits(BW)) u_barrier (
     .clk_i, .block_i(bar_block), .barrier_i(bar_id), .clear_i(bar_clear), .arrive_i(bar_arrive),
     .arrive_reduce_i(op == tsm_isa_pkg::OP_BRED), .arrive_redop_i(redop_w), .arrive_count_i(bcount_w),
-    .arrive_lanes_i(exec_q), .arrive_votes_i(bar_votes), .arrive_unfinished_i(b_unfin_q[5*blk_c +: 5]),
+    .arrive_lanes_i(exec_q), .arrive_votes_i(bar_votes), .arrive_unfinished_i(bd_unfinished[5*blk_c +: 5]),
     .arrive_release_o(bu_rel), .arrive_value_o(bu_val), .arrive_count_o(bu_count),
-    .check_unfinished_i(b_unfin_q[5*rel_blk_q +: 5]), .check_release_o(fb_rel), .check_value_o(fb_val)
+    .check_unfinished_i(bd_unfinished[5*rel_blk_q +: 5]), .check_release_o(fb_rel), .check_value_o(fb_val)
   );
 
   // ---- a barrier's release: the warp slot being looked at (E_REL) and its reduction result (E_REL_WB) ----
@@ -1298,8 +1306,6 @@ module tsm_sm #(
     w_blk_d = w_blk_q; w_wib_d = w_wib_q; w_base_d = w_base_q; w_bar_d = w_bar_q;
     w_bred_d = w_bred_q; w_bred_rd_d = w_bred_rd_q; w_bred_lanes_d = w_bred_lanes_q; w_bred_seq_d = w_bred_seq_q;
     w_tid0_d = w_tid0_q; w_ld_e = w_ld_q; w_st_d = w_st_q;
-    b_valid_d = b_valid_q; b_ctaid_d = b_ctaid_q; b_unfin_d = b_unfin_q; b_sbase_d = b_sbase_q;
-    resident_d = resident_q; pl_pend_d = pl_pend_q; pl_linear_d = pl_linear_q; pl_ctaid_d = pl_ctaid_q;
     warp_d = warp_q; insn_d = insn_q; pc_d = pc_q; exec_d = exec_q; seq_d = seq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
     npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; group_d = group_q; word_d = word_q; lane_d = lane_q; step_d = step_q;
     rel_pend_d = rel_pend_q; fin_d = fin_q;
@@ -1376,8 +1382,8 @@ module tsm_sm #(
       E_IDLE: begin
         if (flt_q || stop_i) begin
           st_d = E_HALT;
-        end else if (pl_pend_q) begin
-          if (!sp_pipe_busy) st_d = E_PL_START;  // placement writes registers and commits a PLACE event
+        end else if (bd_pending) begin
+          if (!sp_pipe_busy) st_d = E_PLACE;  // placement writes registers and commits a PLACE event
         end else if (sel_ok) begin
           // Select a warp: after the case (sel_go).
         end else if (|w_valid_q && (w_valid_q & ~w_wait_q) == '0 && mt_slot_valid == '0 && mt_idle) begin
@@ -1391,26 +1397,13 @@ module tsm_sm #(
         end
       end
 
-      // ---- block placement ----
-      E_PL_START: begin
-        ev_valid = 1'b1; ev_kind = EV_PLACE; ev_data[31:0] = pl_linear_q;
-        for (i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(free_blk)) ? 1'b1 : b_valid_d[i_];
-        for (i_ = 0; i_ < NB; i_++) b_ctaid_d[48*i_ +: 48] = (i_ == 32'(free_blk)) ? pl_ctaid_q : b_ctaid_d[48*i_ +: 48];
-        for (i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(free_blk)) ? warps_i[4:0] : b_unfin_d[5*i_ +: 5];
-        for (i_ = 0; i_ < NB; i_++) b_sbase_d[SAW*i_ +: SAW] = (i_ == 32'(free_blk)) ? (SAW'(32'(free_blk) * shared_span)) : b_sbase_d[SAW*i_ +: SAW];
-        resident_d = resident_q + 32'd1;
-        rel_blk_d = free_blk;    // the block being placed
-        // Register rows of the block: slot * warps * regs * G.
-        row_d[31:0] = 32'(free_blk) * warps_i * regs_i * G;
-        walk_d = '0;
-        step_d = '0;
-        word_d = '0;
-        pl_pend_d = 1'b0;
-        st_d = E_PL_WALK;
-      end
-      E_PL_WALK: begin
-        // One thread a cycle; every 32nd starts a warp in the lowest free slot.
-        if (step_q[4:0] == 5'd0) begin
+      // ---- block placement (u_block_dispatch): its PLACE event, its warps into the warp table, its
+      // registers, shared memory and barriers zeroed, its local memory zeroed by line stores ----
+      E_PLACE: begin
+        if (bd_place_event) begin
+          ev_valid = 1'b1; ev_kind = EV_PLACE; ev_data[31:0] = bd_place_linear;
+        end
+        if (bd_warp_valid) begin
           for (i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(free_warp)) ? 1'b1 : w_valid_d[i_];
           for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_wait_d[i_];
           for (i_ = 0; i_ < W; i_++) w_sb_e[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sb_e[i_];
@@ -1419,81 +1412,46 @@ module tsm_sm #(
           for (i_ = 0; i_ < W; i_++) w_sfuw_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sfuw_d[i_];
           for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_bred_d[i_];
           for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? entry_pc_i : w_pc_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? pl_mask : w_active_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? pl_mask : w_live_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? bd_warp_lanes : w_active_d[32*i_ +: 32];
+          for (i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? bd_warp_lanes : w_live_d[32*i_ +: 32];
           for (i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? '0 : w_seq_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_blk_d[BW*i_ +: BW] = (i_ == 32'(free_warp)) ? rel_blk_q : w_blk_d[BW*i_ +: BW];
-          for (i_ = 0; i_ < W; i_++) w_wib_d[5*i_ +: 5] = (i_ == 32'(free_warp)) ? word_q[4:0] : w_wib_d[5*i_ +: 5];
-          for (i_ = 0; i_ < W; i_++) w_base_d[RA*i_ +: RA] = (i_ == 32'(free_warp)) ? (RA'(row_q[31:0] + 32'(word_q) * regs_i * G)) : w_base_d[RA*i_ +: RA];
+          for (i_ = 0; i_ < W; i_++) w_blk_d[BW*i_ +: BW] = (i_ == 32'(free_warp)) ? bd_warp_block : w_blk_d[BW*i_ +: BW];
+          for (i_ = 0; i_ < W; i_++) w_wib_d[5*i_ +: 5] = (i_ == 32'(free_warp)) ? bd_warp_in_block : w_wib_d[5*i_ +: 5];
+          for (i_ = 0; i_ < W; i_++) w_base_d[RA*i_ +: RA] = (i_ == 32'(free_warp)) ? bd_warp_base : w_base_d[RA*i_ +: RA];
           stk_clear = 1'b1;
-          for (i_ = 0; i_ < W; i_++) w_tid0_d[3*DW*i_ +: 3*DW] = (i_ == 32'(free_warp)) ? walk_q : w_tid0_d[3*DW*i_ +: 3*DW];
+          for (i_ = 0; i_ < W; i_++) w_tid0_d[3*DW*i_ +: 3*DW] = (i_ == 32'(free_warp)) ? bd_warp_thread : w_tid0_d[3*DW*i_ +: 3*DW];
           for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(free_warp)) ? '0 : w_ld_e[4*i_ +: 4];
           // w_st is not cleared: the slot's previous warp may have exited with stores in flight,
           // and their acknowledgements still count down.
-          word_d = word_q + 6'd1;
         end
-        // Advance x, then y, then z.
-        if (walk_x + 32'd1 < block_x_i) walk_d[0 +: DW] = DW'(walk_x + 32'd1);
-        else begin
-          walk_d[0 +: DW] = '0;
-          if (walk_y + 32'd1 < block_y_i) walk_d[DW +: DW] = DW'(walk_y + 32'd1);
-          else begin
-            walk_d[DW +: DW] = '0;
-            walk_d[2*DW +: DW] = DW'(walk_z + 32'd1);
-          end
-        end
-        step_d = step_q + 32'd1;
-        if (step_q + 32'd1 >= threads_i) begin
-          step_d = '0;
-          st_d = E_PL_ZERO;
-        end
-      end
-      E_PL_ZERO: begin
-        // Zero the block's registers and shared memory (the golden model starts from zeros).
-        if (step_q < warps_i * regs_i * G) begin
+        if (bd_zero_register) begin
           rf_we = '1;
-          rf_waddr = RA'(row_q[31:0] + step_q);
+          rf_waddr = bd_zero_register_row;
           eng_rf_busy = 1'b1;
         end
-        if (step_q < ((shared_i + 32'(SB*4 - 1)) / 32'(SB*4))) begin
+        if (bd_zero_shared) begin
           sh_we = '1;
           sh_be = '1;
-          sh_addr = {SB{SRW'((32'(b_sbase_q[SAW*rel_blk_q +: SAW]) / 32'(SB*4)) + step_q)}};
+          sh_addr = {SB{bd_zero_shared_row}};
         end
-        if (step_q < 32'd16) begin
+        if (bd_clear_barrier) begin
           bar_clear = 1'b1;
-          bar_block = rel_blk_q;
-          bar_id = step_q[3:0];
+          bar_block = bd_warp_block;
+          bar_id = bd_clear_barrier_id;
         end
-        step_d = step_q + 32'd1;
-        if (step_q + 32'd1 >= warps_i * regs_i * G && step_q + 32'd1 >= ((shared_i + 32'(SB*4 - 1)) / 32'(SB*4)) &&
-            step_q + 32'd1 >= 32'd16) begin
-          step_d = '0;
-          rel_w_d = '0;
-          st_d = (local_bytes_i != '0) ? E_PL_LOCAL : E_IDLE;
-        end
-      end
-      E_PL_LOCAL: begin
-        // Zero the local memory of the block's threads (the golden model starts from zeros): per
-        // warp slot of the block and local word, the warp's 32 words are 8 consecutive lines.
-        if (!(w_valid_q[rel_w_q] && w_blk_q[BW*rel_w_q +: BW] == rel_blk_q) || step_q >= (local_bytes_i >> 2) * 8) begin
-          step_d = '0;
-          rel_w_d = rel_w_q + 1'b1;
-          if (32'(rel_w_q) + 1 == W) st_d = E_IDLE;
-        end else begin
+        if (bd_local_valid) begin
           rq_valid = free_id_ok;
           rq_id = IdBits'(free_id);
           rq_kind = 2'd1;
-          rq_addr = local_base_i + (step_q >> 3) * LocalStride + (((sm_id_i * W + 32'(rel_w_q)) * 32) << 2) +
-                    ({29'd0, step_q[2:0]} << 4);
+          rq_addr = bd_local_address;
           rq_mask = 16'hFFFF;
           rq_data = '0;
           if (free_id_ok && rq_room) begin
-            ida_we = 1'b1; ida_store = 1'b1; ida_addr = rq_addr; ida_warp = rel_w_q;
-            for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(rel_w_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
-            step_d = step_q + 32'd1;
+            ida_we = 1'b1; ida_store = 1'b1; ida_addr = rq_addr; ida_warp = bd_local_warp;
+            for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(bd_local_warp)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
           end
         end
+        if (bd_done) st_d = E_IDLE;
       end
 
       // ---- fetch and decode ----
@@ -2166,10 +2124,8 @@ module tsm_sm #(
       end
       E_FIN: begin
         for (i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(warp_q)) ? 1'b0 : w_valid_d[i_];
-        for (i_ = 0; i_ < NB; i_++) b_unfin_d[5*i_ +: 5] = (i_ == 32'(blk_c)) ? b_unfin_q[5*blk_c +: 5] - 5'd1 : b_unfin_d[5*i_ +: 5];
-        if (b_unfin_q[5*blk_c +: 5] == 5'd1) begin
-          for (i_ = 0; i_ < NB; i_++) b_valid_d[i_] = (i_ == 32'(blk_c)) ? 1'b0 : b_valid_d[i_];
-          resident_d = resident_q - 32'd1;
+        // The block dispatch lowers the block's unfinished warps (bd_finish); the last frees the block.
+        if (bd_unfinished[5*blk_c +: 5] == 5'd1) begin
           st_d = E_IDLE;
         end else begin
           // One warp fewer may complete a barrier of the block.
@@ -2250,21 +2206,12 @@ module tsm_sm #(
     perf_o[3] = sfu_busy || st_q == E_SFU_RD || st_q == E_SFU_GO;
     if (sfu_operands_free) w_sfuw_d = '0;
 
-    // Block hand-over from the work distributor.
-    if (blk_valid_i && blk_ready_o) begin
-      pl_pend_d = 1'b1;
-      pl_linear_d = blk_linear_i;
-      pl_ctaid_d = blk_ctaid_i;
-    end
     if (start_i) begin
       // A new launch: nothing is resident (the previous one finished or faulted); clear the
       // constant-cache tags first.
       st_d = E_CLEAR;
       step_d = '0;
       w_valid_d = '0;
-      b_valid_d = '0;
-      resident_d = '0;
-      pl_pend_d = 1'b0;
       w_st_d = '0;
     end
   end
@@ -2315,7 +2262,7 @@ module tsm_sm #(
     .event_store_data_o(commit_store_data)
   );
 
-  assign idle_o = b_valid_q == '0 && mt_id_busy == '0 && mt_slot_valid == '0 && !pl_pend_q && st_q == E_IDLE && !sp_pipe_busy && !ic_prefetch_busy;
+  assign idle_o = bd_valid == '0 && mt_id_busy == '0 && mt_slot_valid == '0 && !bd_pending && st_q == E_IDLE && !sp_pipe_busy && !ic_prefetch_busy;
   assign fault_o = flt_q;
   assign fault_kind_o = flt_kind_q;
   assign fault_warp_o = flt_warp_q;
@@ -2418,8 +2365,6 @@ module tsm_sm #(
       w_blk_q <= '0; w_wib_q <= '0; w_base_q <= '0; w_bar_q <= '0;
       w_bred_q <= '0; w_bred_rd_q <= '0; w_bred_lanes_q <= '0; w_bred_seq_q <= '0;
       w_tid0_q <= '0; w_ld_q <= '0; w_st_q <= '0; pred_q <= '0;
-      b_valid_q <= '0; b_ctaid_q <= '0; b_unfin_q <= '0; b_sbase_q <= '0;
-      resident_q <= '0; pl_pend_q <= 1'b0; pl_linear_q <= '0; pl_ctaid_q <= '0;
       warp_q <= '0; insn_q <= '0; pc_q <= '0; exec_q <= '0; seq_q <= '0; bconst_q <= '0; bconst_hi_q <= '0;
       npc_q <= '0; nact_q <= '0; nlive_q <= '0; group_q <= '0; word_q <= '0; lane_q <= '0; step_q <= '0;
       rel_pend_q <= 1'b0; fin_q <= 1'b0;
@@ -2443,8 +2388,6 @@ module tsm_sm #(
       w_blk_q <= w_blk_d; w_wib_q <= w_wib_d; w_base_q <= w_base_d; w_bar_q <= w_bar_d;
       w_bred_q <= w_bred_d; w_bred_rd_q <= w_bred_rd_d; w_bred_lanes_q <= w_bred_lanes_d; w_bred_seq_q <= w_bred_seq_d;
       w_tid0_q <= w_tid0_d; w_ld_q <= w_ld_d; w_st_q <= w_st_d; pred_q <= pred_d;
-      b_valid_q <= b_valid_d; b_ctaid_q <= b_ctaid_d; b_unfin_q <= b_unfin_d; b_sbase_q <= b_sbase_d;
-      resident_q <= resident_d; pl_pend_q <= pl_pend_d; pl_linear_q <= pl_linear_d; pl_ctaid_q <= pl_ctaid_d;
       warp_q <= warp_d; insn_q <= insn_d; pc_q <= pc_d; exec_q <= exec_d; seq_q <= seq_d; bconst_q <= bconst_d; bconst_hi_q <= bconst_hi_d;
       npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; group_q <= group_d; word_q <= word_d; lane_q <= lane_d; step_q <= step_d;
       rel_pend_q <= rel_pend_d; fin_q <= fin_d;
