@@ -88,7 +88,7 @@ KEEP_HIERARCHY = [
     ("tsm_lsu_agen", "load/store unit's address generation and checks"),
     ("tsm_block_dispatch", "block dispatch: resident blocks, placement"),
     ("tsm_regfile", "register file banks"),
-    ("tsm_smem", "shared memory: the banks"),
+    ("tsm_smem", "shared memory: the banks and the half-warp crossbar"),
     ("tsm_smem_sched", "shared-memory bank scheduler"),
     ("tsm_warp_sched", "warp scheduler: warp ages, the policies"),
     ("tsm_warp_ops", "warp ops: S2R registers, VOTE, SHFL lanes"),

@@ -432,7 +432,7 @@ module tsm_sm #(
 
   // The shared memory (tsm_smem: the banks and the bank scheduling of the half-warp in flight).
   logic [15:0]          sh_pend, sh_serve;
-  logic [16*(SAW-2)-1:0] sh_waddr;
+  logic                 sh_step;          // engine: a half-warp step drives the banks (E_LS_SH)
 
   // ---- memories ---------------------------------------------------------------------------------------
   tsm_regfile #(.Lanes(L), .Rows(tsm_cfg_pkg::RegsPerLane), .AddrBits(RA)) u_rf (
@@ -466,9 +466,13 @@ module tsm_sm #(
     .line_in_o(cc_line_in), .fill_i(cc_fill)
   );
 
+  // The shared-memory unit (rtl/sm/tsm_smem.sv, docs/sm-rtl.md §2.8): the banks, the bank
+  // scheduling and the crossbar of a half-warp step (E_LS_SH: sh_step); otherwise the banks' ports
+  // are the engine's (placement's zeroing, the shared atomics).
   tsm_smem #(.Banks(SB), .Words(tsm_cfg_pkg::SharedWordsPerBank), .RowBits(SRW), .WordBits(SAW - 2)) u_smem (
     .clk_i, .we_i(sh_we), .be_i(sh_be), .addr_i(sh_addr), .wdata_i(sh_wdata), .rdata_o(sh_rdata),
-    .pending_i(sh_pend), .lane_addr_i(sh_waddr), .serve_o(sh_serve)
+    .step_i(sh_step), .step_store_i(is_store), .step_bytes_i(nbytes), .pending_i(sh_pend), .lane_address_i(hw_ea),
+    .lane_data_i(hw_rep), .serve_o(sh_serve), .lane_word_o(shd_word)
   );
 
   // ---- outgoing memory requests: a two-entry queue, so the engine never waits on mem_req_ready_i ----
@@ -521,8 +525,6 @@ module tsm_sm #(
     hw_ea = h ? lane_ea[32*16 +: 32*16] : lane_ea[0 +: 32*16];
     hw_rep = h ? buf_b_q[32*16 +: 32*16] : buf_b_q[0 +: 32*16];
     sh_pend = h ? lpend_q[31:16] : lpend_q[15:0];
-    for (int li = 0; li < 16; li++)
-      sh_waddr[(SAW-2)*li +: SAW-2] = (SAW-2)'(hw_ea[32*li +: 32] >> 2);  // shared lanes: + word_q words
   end
 
   // ===================================================================================================
@@ -931,68 +933,15 @@ module tsm_sm #(
     .fault_lane_o(ag_lane), .address_o(ag_rowa), .address_write_o(ag_wa), .store_o(ag_rowb), .store_write_o(ag_wb)
   );
 
-  // ---- shared memory: one step of the half-warp in flight (E_LS_SH), and its loaded words
-  // (E_LS_SHDATA). Each bank serves the lowest served lane's word; stores merge the served lanes in
-  // lane order ----
-  logic [SB*SRW-1:0] shs_addr;
-  logic [SB-1:0]     shs_we;
-  logic [SB*4-1:0]   shs_be;
-  logic [SB*32-1:0]  shs_wdata;
+  // ---- shared memory: the lanes' bookkeeping of a half-warp step (E_LS_SH): the lanes it serves
+  // (their words come a clock later, shd_word), and the lanes still pending after it ----
   logic [31:0]       shs_members, shs_lpend;
   logic [16*32-1:0]  shd_word;   // the loaded word of each lane of the half-warp (E_LS_SHDATA)
   always_comb begin
-    logic             h;
-    logic [16*32-1:0] hba, hrep;  // the half-warp's byte addresses and store data (replicated, E_LS_AG)
-    logic [16*4-1:0]  hbe;        // and byte enables
-    logic [31:0]      wa;
-    logic [3:0]       win;        // the lane whose byte a bank stores
-    h = step_q[0];
-    hba = hw_ea;
-    hrep = hw_rep;
-    for (int li = 0; li < 16; li++) begin
-      hbe[4*li +: 4] = nbytes == 5'd1 ? (4'b0001 << hba[32*li +: 2]) : nbytes == 5'd2 ? (4'b0011 << hba[32*li +: 2]) : 4'b1111;
-    end
-    shs_addr = '0; shs_we = '0; shs_be = '0; shs_wdata = '0;
-    for (int j = 0; j < SB; j++) begin
-      for (int li = 15; li >= 0; li--)
-        if (sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j) shs_addr[SRW*j +: SRW] = SRW'((hba[32*li +: 32] >> 2) / SB);
-      for (int li = 0; li < 16; li++) begin
-        if (is_store && sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j) begin
-          shs_we[j] = 1'b1;
-          shs_be[4*j +: 4] = shs_be[4*j +: 4] | hbe[4*li +: 4];
-        end
-      end
-      // Byte bb of the bank's word comes from the highest served lane that stores it. An access is
-      // aligned to its size (E_LS_AG faults it otherwise), so that byte is byte bb of the lane's data
-      // replicated to the word: no shifter per lane and byte. The lane is found first and its byte
-      // selected once, not passed along a chain of 16 multiplexers per bit.
-      for (int bb = 0; bb < 4; bb++) begin
-        win = '0;
-        for (int li = 0; li < 16; li++)
-          if (is_store && sh_serve[li] && (hba[32*li +: 32] >> 2) % SB == j && hbe[4*li + bb]) win = 4'(li);
-        // Selected by comparing with each lane number: hrep[32 * win + 8 * bb +: 8] would shift all
-        // 512 bits by an index the constant 8 * bb was added to.
-        if (shs_be[4*j + bb])
-          for (int li = 0; li < 16; li++)
-            if (win == 4'(li)) shs_wdata[32*j + 8*bb +: 8] = hrep[32*li + 8*bb +: 8];
-      end
-    end
-`ifdef TSM_MUTANTS
-    if (`TSM_MUT(7)) begin
-      shs_we = {shs_we[SB-2:0], shs_we[SB-1]};
-      shs_be = {shs_be[SB*4-5:0], shs_be[SB*4-1 -: 4]};
-      shs_wdata = {shs_wdata[SB*32-33:0], shs_wdata[SB*32-1 -: 32]};
-      shs_addr = {shs_addr[SB*SRW-SRW-1:0], shs_addr[SB*SRW-1 -: SRW]};
-    end
-`endif
     shs_members = '0;
     shs_lpend = lpend_q;
-    if (h) begin shs_members[31:16] = sh_serve; shs_lpend[31:16] = sh_pend & ~sh_serve; end
+    if (step_q[0]) begin shs_members[31:16] = sh_serve; shs_lpend[31:16] = sh_pend & ~sh_serve; end
     else begin shs_members[15:0] = sh_serve; shs_lpend[15:0] = sh_pend & ~sh_serve; end
-    for (int li = 0; li < 16; li++) begin
-      wa = hba[32*li +: 32] >> 2;
-      shd_word[32*li +: 32] = sh_rdata[32*(wa % SB) +: 32];
-    end
   end
   // The loaded words of the row, extracted per access size at write-back (E_LS_SHWB).
   logic [L*32-1:0] shwb_data;
@@ -1325,7 +1274,7 @@ module tsm_sm #(
     ic_miss = 1'b0; ic_read_pc = pc_q; cc_lookup = 1'b0; cc_clear = 1'b0; cc_miss = 1'b0; cc_fill = 1'b0;
     stk_clear = 1'b0;
     bar_block = '0; bar_id = '0; bar_clear = 1'b0; bar_arrive = 1'b0;
-    sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0;
+    sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0; sh_step = 1'b0;
     rq_valid = 1'b0; rq_id = '0; rq_kind = 2'd0; rq_addr = '0;
     rq_mask = '0; rq_data = '0; rq_atom = '0;
     ida_we = 1'b0; ida_store = 1'b0; ida_slot = '0; ida_k = '0; ida_lanes = '0; ida_addr = '0; ida_loc = 1'b0;
@@ -1940,11 +1889,8 @@ module tsm_sm #(
             if (shmask == '0) st_d = (glmask != '0) ? E_AS_RD : E_RET;
           end
         end else begin
-          // One bank step of the half-warp (the shared-memory block above: shs_*).
-          sh_addr = shs_addr;
-          sh_we = shs_we;
-          sh_be = shs_be;
-          sh_wdata = shs_wdata;
+          // One bank step of the half-warp (u_smem).
+          sh_step = 1'b1;
           members_d = shs_members;
           lpend_d = shs_lpend;
           if ((sh_pend & ~sh_serve) != '0) perf_o[8] = 1'b1;  // a bank conflict costs a step
