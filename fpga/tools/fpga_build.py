@@ -100,6 +100,7 @@ KEEP_HIERARCHY = [
     ("tsm_coalescer", "load/store unit's line coalescer and store merge"),
     ("tsm_simt_stack", "reconvergence stack: entries, depths, walks"),
     ("tsm_barrier", "barrier unit: the blocks' barrier records, release rules"),
+    ("tsm_barrier_release", "barrier release walk: waking the warps, BAR.RED results"),
     ("tsm_sm", "rest of the SM: issue, warp state, load/store, control"),
     ("tsm_work_distributor", "work distributor: blocks to the SMs"),
     ("tsm_mem_arbiter", "memory arbiter: the SMs' requests onto one port"),

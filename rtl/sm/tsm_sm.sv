@@ -177,7 +177,7 @@ module tsm_sm #(
     E_S2R, E_VOTE_RD, E_VOTE_CALC, E_VOTE_WB, E_VOTE_WP,
     E_SHFL_RD, E_SHFL_CAP, E_SHFL_WB, E_SHFL_WP,
     E_CT, E_STK,
-    E_BAR_RD, E_BAR_UPD, E_REL, E_REL_WB,
+    E_BAR_RD, E_BAR_UPD, E_REL,
     E_LS_RD, E_LS_AG, E_LS_SH, E_LS_SHDATA, E_LS_SHWB, E_LS_GL, E_LS_NEXT,
     E_AS_RD, E_AS_RD2, E_AS_MEM, E_AS_OP, E_AS_WB,
     E_AT_SEND, E_LS_DONE,
@@ -222,7 +222,6 @@ module tsm_sm #(
   logic [BW-1:0]  rel_blk_q, rel_blk_d;
   logic [3:0]     rel_id_q, rel_id_d;
   logic [31:0]    rel_val_q, rel_val_d;
-  logic [WW-1:0]  rel_w_q, rel_w_d;
   logic [4:0]     fin_id_q, fin_id_d;
   // hi_q holds the high words of a 64-bit SP operand (one word a lane) and, for a global atomic,
   // its operands B and C (four words): at least four words wide, also with fewer than four lanes.
@@ -1109,21 +1108,24 @@ module tsm_sm #(
     .check_unfinished_i(bd_unfinished[5*rel_blk_q +: 5]), .check_release_o(fb_rel), .check_value_o(fb_val)
   );
 
-  // ---- a barrier's release: the warp slot being looked at (E_REL) and its reduction result (E_REL_WB) ----
-  logic          rel_match, rel_bred;
-  logic [L-1:0]  relwb_lanes;
-  logic [RA-1:0] relwb_row;
-  logic [7:0]    relwb_rd;
-  logic [31:0]   relwb_seq;
-  always_comb begin
-    rel_match = w_valid_q[rel_w_q] && w_blk_q[BW*rel_w_q +: BW] == rel_blk_q && w_wait_q[rel_w_q] &&
-                w_bar_q[4*rel_w_q +: 4] == rel_id_q;
-    rel_bred = w_bred_q[rel_w_q];
-    relwb_lanes = rowlanes(w_bred_lanes_q[32*rel_w_q +: 32], group_q);
-    relwb_rd = w_bred_rd_q[8*rel_w_q +: 8];
-    relwb_row = rowof(w_base_q[RA*rel_w_q +: RA], relwb_rd, group_q);
-    relwb_seq = w_bred_seq_q[32*rel_w_q +: 32];
-  end
+  // ---- a barrier's release (rtl/sm/tsm_barrier_release.sv, docs/sm-rtl.md §2.8): the walk over
+  // the warp slots while the engine is in E_REL ----
+  logic          release_done, release_wake, release_write, release_reduction_done, release_clear;
+  logic [WW-1:0] release_slot;
+  logic [L-1:0]  release_lanes;
+  logic [RA-1:0] release_row;
+  logic [GroupBits-1:0] release_group;
+  tsm_barrier_release #(
+    .Warps(W), .WarpBits(WW), .BlockBits(BW), .Lanes(L), .Rows(G), .RowBits(GroupBits), .RegisterRowBits(RA)
+  ) u_barrier_release (
+    .clk_i, .rst_ni, .go_i(st_q == E_REL), .block_i(rel_blk_q), .id_i(rel_id_q), .done_o(release_done),
+    .slot_o(release_slot), .slot_valid_i(w_valid_q[release_slot]), .slot_block_i(w_blk_q[BW*release_slot +: BW]),
+    .slot_waiting_i(w_wait_q[release_slot]), .slot_barrier_i(w_bar_q[4*release_slot +: 4]),
+    .slot_reduction_i(w_bred_q[release_slot]), .slot_reduction_lanes_i(w_bred_lanes_q[32*release_slot +: 32]),
+    .slot_reduction_register_i(w_bred_rd_q[8*release_slot +: 8]), .slot_base_i(w_base_q[RA*release_slot +: RA]),
+    .wake_o(release_wake), .write_o(release_write), .write_lanes_o(release_lanes), .write_row_o(release_row),
+    .write_group_o(release_group), .reduction_done_o(release_reduction_done), .clear_o(release_clear)
+  );
 
   // ---- branch unit (rtl/sm/tsm_branch.sv, docs/sm-rtl.md §2.5): what the current control
   // instruction does to its warp (E_CT) ----
@@ -1258,7 +1260,7 @@ module tsm_sm #(
     warp_d = warp_q; insn_d = insn_q; pc_d = pc_q; exec_d = exec_q; seq_d = seq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
     npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; group_d = group_q; word_d = word_q; lane_d = lane_q; step_d = step_q;
     rel_pend_d = rel_pend_q; fin_d = fin_q;
-    rel_blk_d = rel_blk_q; rel_id_d = rel_id_q; rel_val_d = rel_val_q; rel_w_d = rel_w_q; fin_id_d = fin_id_q;
+    rel_blk_d = rel_blk_q; rel_id_d = rel_id_q; rel_val_d = rel_val_q; fin_id_d = fin_id_q;
     hi_d = hi_q; row_d = row_q;
     prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
     walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; members_d = members_q; ballot_d = ballot_q; vres_d = vres_q;
@@ -1812,40 +1814,30 @@ module tsm_sm #(
         st_d = E_RET;
       end
       E_REL: begin
-        // Release the waiting warps of the block, one warp slot a clock.
-        if (rel_match) begin
-          for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(rel_w_q)) ? 1'b0 : w_wait_d[i_];
-          if (rel_bred) begin
-            group_d = '0;
-            st_d = E_REL_WB;
-          end
-        end
-        if (st_d == E_REL) begin
-          if (32'(rel_w_q) + 1 == W) begin
-            bar_clear = 1'b1;
-            bar_block = rel_blk_q;
-            bar_id = rel_id_q;
-            rel_pend_d = 1'b0;
-            if (fin_q) begin
-              fin_id_d = fin_id_q + 5'd1;
-              st_d = (fin_id_q + 5'd1 == 5'd16) ? E_IDLE : E_FIN_BAR;
-            end else st_d = E_IDLE;
-          end else rel_w_d = rel_w_q + 1'b1;
-        end
-      end
-      E_REL_WB: begin
-        if (relwb_lanes != '0 && relwb_rd != 8'd255) begin
-          rf_we = relwb_lanes;
-          rf_waddr = relwb_row;
+        // The release walk (u_barrier_release): the block's waiting warps leave the barrier, one warp
+        // slot a clock, BAR.RED's value written to each that asked for it; then the record is cleared.
+        if (release_wake) for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(release_slot)) ? 1'b0 : w_wait_d[i_];
+        if (release_write) begin
+          rf_we = release_lanes;
+          rf_waddr = release_row;
           rf_wdata = {L{rel_val_q}};
           eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = rel_w_q; ev_seq = relwb_seq; ev_reg = relwb_rd;
-          ev_group = group_q[GroupBits-1:0]; ev_lanes = relwb_lanes; ev_data = {L{rel_val_q}};
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = release_slot; ev_seq = w_bred_seq_q[32*release_slot +: 32];
+          ev_reg = w_bred_rd_q[8*release_slot +: 8]; ev_group = release_group; ev_lanes = release_lanes;
+          ev_data = {L{rel_val_q}};
         end
-        group_d = group_q + 1'b1;
-        if (32'(group_q) + 1 == G) begin
-          for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(rel_w_q)) ? 1'b0 : w_bred_d[i_];
-          st_d = E_REL;
+        if (release_reduction_done) for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(release_slot)) ? 1'b0 : w_bred_d[i_];
+        if (release_clear) begin
+          bar_clear = 1'b1;
+          bar_block = rel_blk_q;
+          bar_id = rel_id_q;
+        end
+        if (release_done) begin
+          rel_pend_d = 1'b0;
+          if (fin_q) begin
+            fin_id_d = fin_id_q + 5'd1;
+            st_d = (fin_id_q + 5'd1 == 5'd16) ? E_IDLE : E_FIN_BAR;
+          end else st_d = E_IDLE;
         end
       end
 
@@ -2063,7 +2055,6 @@ module tsm_sm #(
           perf_lanes_o = popc_exec;
           if (nlive_q == '0) st_d = E_FIN;
           else if (rel_pend_q) begin
-            rel_w_d = '0;
             st_d = E_REL;
           end else if (!sel_go) st_d = E_IDLE;  // else the next warp (never this one): after the case
         end
@@ -2090,7 +2081,6 @@ module tsm_sm #(
         if (fb_rel) begin
           rel_id_d = fin_id_q[3:0];
           rel_val_d = fb_val;
-          rel_w_d = '0;
           st_d = E_REL;
         end else begin
           fin_id_d = fin_id_q + 5'd1;
@@ -2314,7 +2304,7 @@ module tsm_sm #(
       warp_q <= '0; insn_q <= '0; pc_q <= '0; exec_q <= '0; seq_q <= '0; bconst_q <= '0; bconst_hi_q <= '0;
       npc_q <= '0; nact_q <= '0; nlive_q <= '0; group_q <= '0; word_q <= '0; lane_q <= '0; step_q <= '0;
       rel_pend_q <= 1'b0; fin_q <= 1'b0;
-      rel_blk_q <= '0; rel_id_q <= '0; rel_val_q <= '0; rel_w_q <= '0; fin_id_q <= '0;
+      rel_blk_q <= '0; rel_id_q <= '0; rel_val_q <= '0; fin_id_q <= '0;
       hi_q <= '0; row_q <= '0;
       prow_q <= '0; pwe1_q <= '0; pwe2_q <= '0;
       walk_q <= '0; clock_q <= '0; sclk_q <= '0; members_q <= '0; ballot_q <= '0; vres_q <= 1'b0;
@@ -2337,7 +2327,7 @@ module tsm_sm #(
       warp_q <= warp_d; insn_q <= insn_d; pc_q <= pc_d; exec_q <= exec_d; seq_q <= seq_d; bconst_q <= bconst_d; bconst_hi_q <= bconst_hi_d;
       npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; group_q <= group_d; word_q <= word_d; lane_q <= lane_d; step_q <= step_d;
       rel_pend_q <= rel_pend_d; fin_q <= fin_d;
-      rel_blk_q <= rel_blk_d; rel_id_q <= rel_id_d; rel_val_q <= rel_val_d; rel_w_q <= rel_w_d; fin_id_q <= fin_id_d;
+      rel_blk_q <= rel_blk_d; rel_id_q <= rel_id_d; rel_val_q <= rel_val_d; fin_id_q <= fin_id_d;
       hi_q <= hi_d; row_q <= row_d;
       prow_q <= prow_d; pwe1_q <= pwe1_d; pwe2_q <= pwe2_d;
       walk_q <= walk_d; clock_q <= clock_d; sclk_q <= sclk_d; members_q <= members_d; ballot_q <= ballot_d; vres_q <= vres_d;
