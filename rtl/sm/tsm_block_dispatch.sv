@@ -70,7 +70,6 @@ module tsm_block_dispatch #(
   input  logic [WarpBits-1:0]           free_warp_i,        // the warp table's lowest free slot
   output logic                          warp_valid_o,       // a warp starts in slot free_warp_i:
   output logic [BlockBits-1:0]          warp_block_o,       //   its block slot,
-  output logic [4:0]                    warp_in_block_o,    //   its warp number in the block,
   output logic [RegisterRowBits-1:0]    warp_base_o,        //   its first register-file row,
   output logic [3*DimBits-1:0]          warp_thread_o,      //   its first thread {z, y, x},
   output logic [31:0]                   warp_lanes_o,       //   its lanes
@@ -144,7 +143,7 @@ module tsm_block_dispatch #(
     block_d = block_q; row_base_d = row_base_q; step_d = step_q; warp_number_d = warp_number_q; walk_d = walk_q;
     placed_d = placed_q; local_warp_d = local_warp_q;
     done_o = 1'b0; place_event_o = 1'b0; place_linear_o = linear_q;
-    warp_valid_o = 1'b0; warp_block_o = block_q; warp_in_block_o = warp_number_q[4:0];
+    warp_valid_o = 1'b0; warp_block_o = block_q;
     warp_base_o = RegisterRowBits'(row_base_q + 32'(warp_number_q) * registers_i * Rows);
     warp_thread_o = walk_q;
     warp_lanes_o = (left >= 32'd32) ? 32'hFFFF_FFFF : ((32'd1 << left[4:0]) - 32'd1);

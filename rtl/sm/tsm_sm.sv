@@ -188,22 +188,23 @@ module tsm_sm #(
   estate_e st_q, st_d;
   logic    running_q, running_d;
 
-  // Warp table (flattened per warp).
-  logic [W-1:0]      w_valid_q, w_valid_d, w_wait_q, w_wait_d, w_sb_q, w_sb_d, w_atom_q, w_atom_d;
-  logic [W-1:0]      w_sb_e, w_atom_e;   // ... as the engine leaves them, before the memory tracker's slot done
-  logic [W-1:0]      w_sfu_q, w_sfu_d, w_sfu_e;  // an SFU instruction of the warp is in the SFU pipe (_e: as the engine leaves it)
-  logic [W-1:0]      w_sfuw_q, w_sfuw_d; // the warp's SFU instruction waits for the sequencer
-  logic [W*32-1:0]   w_pc_q, w_pc_d, w_active_q, w_active_d, w_live_q, w_live_d, w_seq_q, w_seq_d;
-  logic [W*BW-1:0]   w_blk_q, w_blk_d;
-  logic [W*5-1:0]    w_wib_q, w_wib_d;
-  logic [W*RA-1:0]   w_base_q, w_base_d;
-  logic [W*4-1:0]    w_bar_q, w_bar_d;
-  logic [W-1:0]      w_bred_q, w_bred_d;
-  logic [W*8-1:0]    w_bred_rd_q, w_bred_rd_d;
-  logic [W*32-1:0]   w_bred_lanes_q, w_bred_lanes_d, w_bred_seq_q, w_bred_seq_d;
-  logic [W*3*DW-1:0] w_tid0_q, w_tid0_d;
-  logic [W*4-1:0]    w_ld_q, w_ld_d, w_ld_e;  // load slots in flight
-  logic [W*6-1:0]    w_st_q, w_st_d;     // stores awaiting acknowledgement
+  // Warp table (rtl/sm/tsm_warp_table.sv): the slots' state, and the engine's commands to it.
+  logic [W-1:0]      warp_valid, warp_ready, warp_barrier_wait, warp_scoreboard_wait, warp_atomic_wait, warp_sfu, warp_sfu_wait;
+  logic [W*32-1:0]   warp_pc, warp_active, warp_live, warp_seq;
+  logic [W*BW-1:0]   warp_block;
+  logic [W*RA-1:0]   warp_base;
+  logic [W*4-1:0]    warp_barrier;
+  logic [W-1:0]      warp_reduction;
+  logic [W*8-1:0]    warp_reduction_register;
+  logic [W*32-1:0]   warp_reduction_lanes, warp_reduction_seq;
+  logic [W*3*DW-1:0] warp_thread;
+  logic [W*4-1:0]    warp_loads;        // load slots in flight
+  logic [W*6-1:0]    warp_stores;       // stores awaiting acknowledgement
+  logic              table_place, table_issue, table_scoreboard_wait, table_sfu_wait, table_sfu_issue;
+  logic              table_atomic_wait, table_load_issue, table_barrier_arrive, table_reduction;
+  logic              table_pc_write, table_lanes_write, table_finish, table_store_issue;
+  logic [31:0]       table_pc;
+  logic [WW-1:0]     table_store_warp;
   logic [W*32*7-1:0] pred_q, pred_d;
 
 
@@ -397,7 +398,7 @@ module tsm_sm #(
   // beside the engine. The engine streams the operand rows in (E_SFU_RD), hands the instruction over
   // (E_SFU_GO) and retires it; the pipe offers each result row, and the engine writes it when it
   // leaves the register file's write port and the commit port free. The warp issues nothing until
-  // its SFU instruction is written (w_sfu). ----
+  // its SFU instruction is written (the warp table's sfu_o). ----
   logic               sfu_start;             // engine: hand the current instruction over
   logic               sfu_busy;              // an instruction is in the pipe
   logic               sfu_capture;           // engine: row sfu_capture_row of operand A is on port A
@@ -568,10 +569,10 @@ module tsm_sm #(
   logic [5:0]    ctz_exec, ctz_pend, popc_exec;
   always_comb begin
     logic [7:0] pl8;  // a lane's predicates, P7 (true) on top
-    act_c = w_active_q[32*warp_q +: 32];
-    live_c = w_live_q[32*warp_q +: 32];
-    base_c = w_base_q[RA*warp_q +: RA];
-    blk_c = w_blk_q[BW*warp_q +: BW];
+    act_c = warp_active[32*warp_q +: 32];
+    live_c = warp_live[32*warp_q +: 32];
+    base_c = warp_base[RA*warp_q +: RA];
+    blk_c = warp_block[BW*warp_q +: BW];
     spt_c = stk_depth[SPW*warp_q +: SPW];
     // The warp's predicates picked by comparing with each warp number: a part select at
     // 32 * 7 * warp_q shifts all W * 224 bits by a multiple of 224.
@@ -598,13 +599,9 @@ module tsm_sm #(
       glmask[l] = exec_q[l] && lsp_q[2*l +: 2] != SP_SHARED;
     end
 
-    // Free resources.
-    free_warp = '0;
-    for (int i = W - 1; i >= 0; i--) if (!w_valid_q[i]) free_warp = WW'(i);
-
     // The warp scheduler's choice (u_warp_sched, below): its PC, and whether its instruction is in
     // the instruction cache.
-    sel_pc = w_pc_q[32*sel_w +: 32];
+    sel_pc = warp_pc[32*sel_w +: 32];
 
   end
 
@@ -617,8 +614,8 @@ module tsm_sm #(
     .reads_ra_i(rd_ra), .reads_b_i(rd_b), .reads_rb_i(reads_rb_w), .reads_rc_i(rd_rc), .reads_rd_i(rd_rd),
     .writes_rd_i(wr_rd), .exit_i(op == tsm_isa_pkg::OP_EXIT), .membar_i(op == tsm_isa_pkg::OP_MEMBAR),
     .slot_valid_i(mt_slot_valid), .slot_warp_i(mt_slot_warp), .slot_register_i(mt_slot_register),
-    .slot_registers_i(mt_slot_registers), .loads_in_flight_i(w_ld_q[4*warp_q +: 4] != 4'd0),
-    .stores_in_flight_i(w_st_q[6*warp_q +: 6] != 6'd0), .kernel_registers_i(regs_i),
+    .slot_registers_i(mt_slot_registers), .loads_in_flight_i(warp_loads[4*warp_q +: 4] != 4'd0),
+    .stores_in_flight_i(warp_stores[6*warp_q +: 6] != 6'd0), .kernel_registers_i(regs_i),
     .hazard_o(hazard), .bad_register_o(bad_reg)
   );
 
@@ -645,7 +642,6 @@ module tsm_sm #(
   logic                 bd_pending, bd_done, bd_place_event, bd_warp_valid;
   logic [31:0]          bd_place_linear, bd_warp_lanes, bd_local_address;
   logic [BW-1:0]        bd_warp_block;
-  logic [4:0]           bd_warp_in_block;
   logic [RA-1:0]        bd_warp_base, bd_zero_register_row;
   logic [3*DW-1:0]      bd_warp_thread;
   logic                 bd_zero_register, bd_zero_shared, bd_clear_barrier, bd_local_valid;
@@ -666,7 +662,7 @@ module tsm_sm #(
     .block_valid_i(blk_valid_i), .block_ready_o(blk_ready_o), .block_linear_i(blk_linear_i), .block_ctaid_i(blk_ctaid_i),
     .pending_o(bd_pending), .go_i(st_q == E_PLACE), .done_o(bd_done), .place_event_o(bd_place_event),
     .place_linear_o(bd_place_linear), .free_warp_i(free_warp), .warp_valid_o(bd_warp_valid), .warp_block_o(bd_warp_block),
-    .warp_in_block_o(bd_warp_in_block), .warp_base_o(bd_warp_base), .warp_thread_o(bd_warp_thread),
+    .warp_base_o(bd_warp_base), .warp_thread_o(bd_warp_thread),
     .warp_lanes_o(bd_warp_lanes), .zero_register_o(bd_zero_register), .zero_register_row_o(bd_zero_register_row),
     .zero_shared_o(bd_zero_shared), .zero_shared_row_o(bd_zero_shared_row), .clear_barrier_o(bd_clear_barrier),
     .clear_barrier_id_o(bd_clear_barrier_id), .local_request_valid_o(bd_local_valid),
@@ -675,15 +671,41 @@ module tsm_sm #(
     .valid_o(bd_valid), .ctaid_o(bd_ctaid), .unfinished_o(bd_unfinished), .shared_base_o(bd_shared_base)
   );
 
+  // ---- warp table (rtl/sm/tsm_warp_table.sv, docs/sm-rtl.md §2.3): every slot's warp, what it
+  // waits for, and the engine's, block dispatch's, release walk's, memory tracker's and SFU pipe's
+  // commands to it (table_*) ----
+  tsm_warp_table #(.Warps(W), .WarpBits(WW), .BlockBits(BW), .RegisterRowBits(RA), .DimBits(DW)) u_warp_table (
+    .clk_i, .rst_ni, .start_i,
+    .place_i(table_place), .place_warp_i(free_warp), .place_pc_i(entry_pc_i), .place_lanes_i(bd_warp_lanes),
+    .place_block_i(bd_warp_block), .place_base_i(bd_warp_base), .place_thread_i(bd_warp_thread),
+    .warp_i(warp_q), .issue_i(table_issue), .scoreboard_wait_i(table_scoreboard_wait), .sfu_wait_i(table_sfu_wait),
+    .sfu_issue_i(table_sfu_issue), .atomic_wait_i(table_atomic_wait), .load_issue_i(table_load_issue),
+    .barrier_arrive_i(table_barrier_arrive), .barrier_id_i(barid_w), .reduction_i(table_reduction),
+    .reduction_register_i(f_rd), .reduction_lanes_i(exec_q), .reduction_seq_i(seq_q),
+    .pc_write_i(table_pc_write), .pc_i(table_pc), .lanes_write_i(table_lanes_write), .active_i(nact_q), .live_i(nlive_q),
+    .finish_i(table_finish),
+    .store_issue_i(table_store_issue), .store_warp_i(table_store_warp),
+    .store_ack_i(mem_resp_valid_i && mem_resp_id_i < CcId && mem_resp_write_i), .store_ack_warp_i(mt_resp_warp),
+    .release_slot_i(release_slot), .release_wake_i(st_q == E_REL && release_wake),
+    .release_reduction_done_i(st_q == E_REL && release_reduction_done),
+    .sfu_done_i(sfu_row_ready && sfu_row_last), .sfu_done_warp_i(sfu_row_warp), .sfu_free_i(sfu_operands_free),
+    .slot_done_i(mt_done_valid), .slot_done_warp_i(mt_done_warp), .slot_done_atomic_i(mt_done_atomic),
+    .valid_o(warp_valid), .ready_o(warp_ready), .free_o(free_warp), .barrier_wait_o(warp_barrier_wait),
+    .scoreboard_wait_o(warp_scoreboard_wait), .atomic_wait_o(warp_atomic_wait), .sfu_o(warp_sfu),
+    .sfu_wait_o(warp_sfu_wait), .pc_o(warp_pc), .active_o(warp_active), .live_o(warp_live), .seq_o(warp_seq),
+    .block_o(warp_block), .base_o(warp_base), .thread_o(warp_thread), .barrier_o(warp_barrier),
+    .reduction_o(warp_reduction), .reduction_register_o(warp_reduction_register),
+    .reduction_lanes_o(warp_reduction_lanes), .reduction_seq_o(warp_reduction_seq),
+    .loads_o(warp_loads), .stores_o(warp_stores)
+  );
+
   // ---- warp scheduler (rtl/sm/tsm_warp_sched.sv, docs/sm-rtl.md §2.3): of the ready warps, the one
   // the engine selects next (E_IDLE, E_RET, a hand-over), by the launch's policy. A warp is ready
   // when it is resident, not at a barrier, not blocked by the scoreboard, without a global atomic
   // in flight and without an SFU instruction in (or parked for) the SFU sequencer. In E_RET the
   // retiring warp is not a candidate, its own state changes this clock; nor is, in E_DISPATCH, the
   // warp whose instruction goes to the back end. A warp placed (E_PLACE) is the youngest. ----
-  logic [W-1:0] warp_ready;
   logic         warp_placed;
-  assign warp_ready = w_valid_q & ~w_wait_q & ~w_sb_q & ~w_atom_q & ~w_sfu_q & ~w_sfuw_q;
   assign warp_placed = bd_warp_valid;
   tsm_warp_sched #(.Warps(W), .WarpBits(WW)) u_warp_sched (
     .clk_i, .rst_ni, .policy_i(sched_policy_i), .place_i(warp_placed), .place_warp_i(free_warp),
@@ -696,7 +718,7 @@ module tsm_sm #(
     .hand_insn_i(insn_q), .hand_base_i(base_c), .hand_registers_i({f_rd, f_rc, f_rb, f_ra}),
     .hand_a_used_i(rd_ra && f_ra != 8'd255), .hand_b_zero_i(f_rb == 8'd255), .hand_b_given_i(has_b_w && (b_const_w || b_imm_w)),
     .hand_c_used_i(f_rc != 8'd255), .hand_b_i(b_const_w ? bconst_q : imm_b), .hand_exec_i(dexec), .hand_active_i(act_c),
-    .hand_seq_i(w_seq_q[32*warp_q +: 32]), .hand_pc_i(pc_q), .hand_warp_i(warp_q), .hand_predicates_i(wp_c),
+    .hand_seq_i(warp_seq[32*warp_q +: 32]), .hand_pc_i(pc_q), .hand_warp_i(warp_q), .hand_predicates_i(wp_c),
     .hand_predicate_i(sp_pev), .busy_o(sp_pipe_busy), .query_warp_i(warp_q), .query_occupied_o(sp_pipe_occupied),
     .query_predicate_pending_o(sp_pipe_predicate_pending), .read_valid_o(sp_pipe_read_valid), .read_rows_o(sp_pipe_read_rows),
     .execute_valid_o(sp_pipe_execute_valid), .execute_insn_o(sp_pipe_execute_insn), .read_data_i(rf_rdata),
@@ -1119,10 +1141,10 @@ module tsm_sm #(
     .Warps(W), .WarpBits(WW), .BlockBits(BW), .Lanes(L), .Rows(G), .RowBits(GroupBits), .RegisterRowBits(RA)
   ) u_barrier_release (
     .clk_i, .rst_ni, .go_i(st_q == E_REL), .block_i(rel_blk_q), .id_i(rel_id_q), .done_o(release_done),
-    .slot_o(release_slot), .slot_valid_i(w_valid_q[release_slot]), .slot_block_i(w_blk_q[BW*release_slot +: BW]),
-    .slot_waiting_i(w_wait_q[release_slot]), .slot_barrier_i(w_bar_q[4*release_slot +: 4]),
-    .slot_reduction_i(w_bred_q[release_slot]), .slot_reduction_lanes_i(w_bred_lanes_q[32*release_slot +: 32]),
-    .slot_reduction_register_i(w_bred_rd_q[8*release_slot +: 8]), .slot_base_i(w_base_q[RA*release_slot +: RA]),
+    .slot_o(release_slot), .slot_valid_i(warp_valid[release_slot]), .slot_block_i(warp_block[BW*release_slot +: BW]),
+    .slot_waiting_i(warp_barrier_wait[release_slot]), .slot_barrier_i(warp_barrier[4*release_slot +: 4]),
+    .slot_reduction_i(warp_reduction[release_slot]), .slot_reduction_lanes_i(warp_reduction_lanes[32*release_slot +: 32]),
+    .slot_reduction_register_i(warp_reduction_register[8*release_slot +: 8]), .slot_base_i(warp_base[RA*release_slot +: RA]),
     .wake_o(release_wake), .write_o(release_write), .write_lanes_o(release_lanes), .write_row_o(release_row),
     .write_group_o(release_group), .reduction_done_o(release_reduction_done), .clear_o(release_clear)
   );
@@ -1209,7 +1231,7 @@ module tsm_sm #(
     .resp_valid_i(mem_resp_valid_i && mem_resp_id_i < CcId), .resp_id_i(mem_resp_id_i[5:0]),
     .resp_write_i(mem_resp_write_i), .resp_data_i(mem_resp_data_i),
     .resp_warp_o(mt_resp_warp), .resp_store_o(mt_resp_store), .resp_pc_o(mt_resp_pc), .resp_addr_o(mt_resp_addr),
-    .warp_base_i(w_base_q),
+    .warp_base_i(warp_base),
     .row_valid_o(mt_row_valid), .row_ready_i(mt_row_ready), .row_lanes_o(mt_row_lanes), .row_address_o(mt_row_address),
     .row_data_o(mt_row_data), .row_warp_o(mt_row_warp), .row_seq_o(mt_row_seq), .row_register_o(mt_row_register),
     .row_group_o(mt_row_group), .row_phase_o(mt_row_phase),
@@ -1218,24 +1240,6 @@ module tsm_sm #(
     .retire_exec_o(mt_retire_exec),
     .done_valid_o(mt_done_valid), .done_warp_o(mt_done_warp), .done_atomic_o(mt_done_atomic), .idle_o(mt_idle)
   );
-
-  // The warp table after the engine: the SFU pipe's last row written ends the warp's SFU wait; a
-  // memory tracker's slot done lowers its warp's loads in flight and lets the warp issue again
-  // (after an atomic, from its atomic wait too). Apart from the engine, since both depend on the
-  // write and commit ports the engine leaves free (u_writeback).
-  always_comb begin
-    w_sfu_d = w_sfu_e;
-    for (int i = 0; i < W; i++) if (sfu_row_ready && sfu_row_last && 32'(sfu_row_warp) == i) w_sfu_d[i] = 1'b0;
-    w_ld_d = w_ld_e;
-    w_sb_d = w_sb_e;
-    w_atom_d = w_atom_e;
-    for (int i = 0; i < W; i++)
-      if (mt_done_valid && 32'(mt_done_warp) == i) begin
-        w_ld_d[4*i +: 4] = w_ld_e[4*i +: 4] - 4'd1;
-        w_sb_d[i] = 1'b0;
-        if (mt_done_atomic) w_atom_d[i] = 1'b0;
-      end
-  end
 
   // ===================================================================================================
   // Engine: one warp instruction at a time, row by row (docs/sm-rtl.md §2.0). Its register-file
@@ -1252,11 +1256,10 @@ module tsm_sm #(
     i_ = 0;
     // ---- defaults: hold every register ----
     st_d = st_q; running_d = running_q;
-    w_valid_d = w_valid_q; w_wait_d = w_wait_q; w_sb_e = w_sb_q; w_atom_e = w_atom_q; w_sfu_e = w_sfu_q; w_sfuw_d = w_sfuw_q;
-    w_pc_d = w_pc_q; w_active_d = w_active_q; w_live_d = w_live_q; w_seq_d = w_seq_q;
-    w_blk_d = w_blk_q; w_wib_d = w_wib_q; w_base_d = w_base_q; w_bar_d = w_bar_q;
-    w_bred_d = w_bred_q; w_bred_rd_d = w_bred_rd_q; w_bred_lanes_d = w_bred_lanes_q; w_bred_seq_d = w_bred_seq_q;
-    w_tid0_d = w_tid0_q; w_ld_e = w_ld_q; w_st_d = w_st_q;
+    table_place = 1'b0; table_issue = 1'b0; table_scoreboard_wait = 1'b0; table_sfu_wait = 1'b0; table_sfu_issue = 1'b0;
+    table_atomic_wait = 1'b0; table_load_issue = 1'b0; table_barrier_arrive = 1'b0; table_reduction = 1'b0;
+    table_pc_write = 1'b0; table_pc = npc_q; table_lanes_write = 1'b0; table_finish = 1'b0;
+    table_store_issue = 1'b0; table_store_warp = warp_q;
     warp_d = warp_q; insn_d = insn_q; pc_d = pc_q; exec_d = exec_q; seq_d = seq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
     npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; group_d = group_q; word_d = word_q; lane_d = lane_q; step_d = step_q;
     rel_pend_d = rel_pend_q; fin_d = fin_q;
@@ -1294,14 +1297,8 @@ module tsm_sm #(
 
     // ---- memory responses: always accepted ----
     if (mem_resp_valid_i) begin
-      if (mem_resp_id_i >= IcId) begin
-        // The instruction cache's (u_fetch).
-      end else if (mem_resp_id_i >= CcId) begin
-        // The constant cache's (u_const_cache).
-      end else if (mem_resp_write_i) begin
-        // A store's acknowledgement (load data and atomic old values go to the memory tracker).
-        for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(mt_resp_warp)) ? w_st_d[6*i_ +: 6] - 6'd1 : w_st_d[6*i_ +: 6];
-      end
+      // A store's acknowledgement lowers its warp's stores in flight (the warp table); load data and
+      // atomic old values go to the memory tracker, the caches' lines to the caches.
       if (mem_resp_err_i && !flt_q && mem_resp_id_i < CcId) begin
         flt_d = 1'b1; flt_kind_d = F_OOB; flt_warp_d = 32'(mt_resp_warp);
         flt_pc_d = mt_resp_store ? 32'hFFFF_FFFF : mt_resp_pc;
@@ -1337,14 +1334,14 @@ module tsm_sm #(
           if (!sp_pipe_busy) st_d = E_PLACE;  // placement writes registers and commits a PLACE event
         end else if (sel_ok) begin
           // Select a warp: after the case (sel_go).
-        end else if (|w_valid_q && (w_valid_q & ~w_wait_q) == '0 && mt_slot_valid == '0 && mt_idle) begin
+        end else if (|warp_valid && (warp_valid & ~warp_barrier_wait) == '0 && mt_slot_valid == '0 && mt_idle) begin
           // Every resident warp waits at a barrier that cannot complete.
           flt_kind_d = F_DEADLOCK; ef_src = EF_DEADLOCK;
           st_d = E_FAULT;
         end
-        if (|w_valid_q && !sel_ok) begin
-          perf_o[4] = |(w_valid_q & w_sb_q);   // scoreboard stall
-          perf_o[5] = |(w_valid_q & w_wait_q); // barrier stall
+        if (|warp_valid && !sel_ok) begin
+          perf_o[4] = |(warp_valid & warp_scoreboard_wait);   // scoreboard stall
+          perf_o[5] = |(warp_valid & warp_barrier_wait); // barrier stall
         end
       end
 
@@ -1355,25 +1352,8 @@ module tsm_sm #(
           ev_valid = 1'b1; ev_kind = EV_PLACE; ev_data[31:0] = bd_place_linear;
         end
         if (bd_warp_valid) begin
-          for (i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(free_warp)) ? 1'b1 : w_valid_d[i_];
-          for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_wait_d[i_];
-          for (i_ = 0; i_ < W; i_++) w_sb_e[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sb_e[i_];
-          for (i_ = 0; i_ < W; i_++) w_atom_e[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_atom_e[i_];
-          for (i_ = 0; i_ < W; i_++) w_sfu_e[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sfu_e[i_];
-          for (i_ = 0; i_ < W; i_++) w_sfuw_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_sfuw_d[i_];
-          for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(free_warp)) ? 1'b0 : w_bred_d[i_];
-          for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? entry_pc_i : w_pc_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? bd_warp_lanes : w_active_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? bd_warp_lanes : w_live_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(free_warp)) ? '0 : w_seq_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_blk_d[BW*i_ +: BW] = (i_ == 32'(free_warp)) ? bd_warp_block : w_blk_d[BW*i_ +: BW];
-          for (i_ = 0; i_ < W; i_++) w_wib_d[5*i_ +: 5] = (i_ == 32'(free_warp)) ? bd_warp_in_block : w_wib_d[5*i_ +: 5];
-          for (i_ = 0; i_ < W; i_++) w_base_d[RA*i_ +: RA] = (i_ == 32'(free_warp)) ? bd_warp_base : w_base_d[RA*i_ +: RA];
+          table_place = 1'b1;  // the warp into the warp table
           stk_clear = 1'b1;
-          for (i_ = 0; i_ < W; i_++) w_tid0_d[3*DW*i_ +: 3*DW] = (i_ == 32'(free_warp)) ? bd_warp_thread : w_tid0_d[3*DW*i_ +: 3*DW];
-          for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(free_warp)) ? '0 : w_ld_e[4*i_ +: 4];
-          // w_st is not cleared: the slot's previous warp may have exited with stores in flight,
-          // and their acknowledgements still count down.
         end
         if (bd_zero_register) begin
           rf_we = '1;
@@ -1399,7 +1379,7 @@ module tsm_sm #(
           rq_data = '0;
           if (free_id_ok && rq_room) begin
             ida_we = 1'b1; ida_store = 1'b1; ida_addr = rq_addr; ida_warp = bd_local_warp;
-            for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(bd_local_warp)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
+            table_store_issue = 1'b1; table_store_warp = bd_local_warp;
           end
         end
         if (bd_done) st_d = E_IDLE;
@@ -1448,11 +1428,11 @@ module tsm_sm #(
             flt_kind_d = F_INVALID; ef_src = EF_PLAIN;
             st_d = E_FAULT;
           end else if (issue_wait_scoreboard) begin
-            if (op != tsm_isa_pkg::OP_MEMBAR) for (i_ = 0; i_ < W; i_++) w_sb_e[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_sb_e[i_];
+            table_scoreboard_wait = op != tsm_isa_pkg::OP_MEMBAR;
             st_d = E_IDLE;
           end else if (issue_wait_sfu) begin
             // The SFU sequencer still feeds another instruction: park the warp until it is done.
-            for (i_ = 0; i_ < W; i_++) w_sfuw_d[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_sfuw_d[i_];
+            table_sfu_wait = 1'b1;
             st_d = E_IDLE;
           end else if (issue_constant) begin
             caddr_d = cbank_base_i[32*cbank_w +: 32] + 32'(coff_w);
@@ -1461,8 +1441,8 @@ module tsm_sm #(
         end
         if (disp_go) begin
           // Go: the instruction issues.
-          seq_d = w_seq_q[32*warp_q +: 32];
-          for (i_ = 0; i_ < W; i_++) w_seq_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? w_seq_q[32*warp_q +: 32] + 32'd1 : w_seq_d[32*i_ +: 32];
+          seq_d = warp_seq[32*warp_q +: 32];
+          table_issue = 1'b1;
           npc_d = pc_q + 32'd1;
           nact_d = act_c;
           nlive_d = live_c;
@@ -1472,7 +1452,7 @@ module tsm_sm #(
           step_d = '0;
           rel_pend_d = 1'b0;
           fin_d = 1'b0;
-          walk_d = w_tid0_q[3*DW*warp_q +: 3*DW];
+          walk_d = warp_thread[3*DW*warp_q +: 3*DW];
           sclk_d = clock_q;  // S2R SR_CLOCK: one value for the whole warp instruction
           unique case (unit_w)
             tsm_isa_pkg::UNIT_SFU: st_d = E_SFU_RD;
@@ -1667,7 +1647,7 @@ module tsm_sm #(
         // Hand over when the sequencer has written the previous instruction's last row.
         if (!sfu_busy) begin
           sfu_start = 1'b1;
-          for (i_ = 0; i_ < W; i_++) w_sfu_e[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_sfu_e[i_];
+          table_sfu_issue = 1'b1;
           st_d = E_RET;
         end
       end
@@ -1792,16 +1772,9 @@ module tsm_sm #(
       end
       E_BAR_UPD: begin
         // The arrival itself: the barrier unit (bu_rel, bu_val).
-        if (op == tsm_isa_pkg::OP_BRED) begin
-          for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_bred_d[i_];
-          for (i_ = 0; i_ < W; i_++) w_bred_rd_d[8*i_ +: 8] = (i_ == 32'(warp_q)) ? f_rd : w_bred_rd_d[8*i_ +: 8];
-          for (i_ = 0; i_ < W; i_++) w_bred_lanes_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? exec_q : w_bred_lanes_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_bred_seq_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? seq_q : w_bred_seq_d[32*i_ +: 32];
-        end
-        if (op == tsm_isa_pkg::OP_BRED || barmode_w) begin
-          for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_wait_d[i_];
-          for (i_ = 0; i_ < W; i_++) w_bar_d[4*i_ +: 4] = (i_ == 32'(warp_q)) ? barid_w : w_bar_d[4*i_ +: 4];
-        end
+        // The warp waits (BAR.SYNC, BAR.RED), BAR.RED's value to its destination (the warp table).
+        table_reduction = op == tsm_isa_pkg::OP_BRED;
+        table_barrier_arrive = op == tsm_isa_pkg::OP_BRED || barmode_w;
         bar_arrive = 1'b1;
         bar_block = blk_c;
         bar_id = barid_w;
@@ -1816,17 +1789,15 @@ module tsm_sm #(
       E_REL: begin
         // The release walk (u_barrier_release): the block's waiting warps leave the barrier, one warp
         // slot a clock, BAR.RED's value written to each that asked for it; then the record is cleared.
-        if (release_wake) for (i_ = 0; i_ < W; i_++) w_wait_d[i_] = (i_ == 32'(release_slot)) ? 1'b0 : w_wait_d[i_];
         if (release_write) begin
           rf_we = release_lanes;
           rf_waddr = release_row;
           rf_wdata = {L{rel_val_q}};
           eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = release_slot; ev_seq = w_bred_seq_q[32*release_slot +: 32];
-          ev_reg = w_bred_rd_q[8*release_slot +: 8]; ev_group = release_group; ev_lanes = release_lanes;
+          ev_valid = 1'b1; ev_kind = EV_REG; ev_warp = release_slot; ev_seq = warp_reduction_seq[32*release_slot +: 32];
+          ev_reg = warp_reduction_register[8*release_slot +: 8]; ev_group = release_group; ev_lanes = release_lanes;
           ev_data = {L{rel_val_q}};
         end
-        if (release_reduction_done) for (i_ = 0; i_ < W; i_++) w_bred_d[i_] = (i_ == 32'(release_slot)) ? 1'b0 : w_bred_d[i_];
         if (release_clear) begin
           bar_clear = 1'b1;
           bar_block = rel_blk_q;
@@ -1923,7 +1894,7 @@ module tsm_sm #(
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
             sla_we = 1'b1; sla_n = nwords; sla_msz = msz; sla_off = 1'b1;
-            for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(warp_q)) ? w_ld_e[4*i_ +: 4] + 4'd1 : w_ld_e[4*i_ +: 4];
+            table_load_issue = 1'b1;
           end else perf_o[7] = 1'b0;
         end else begin
           rq_valid = free_id_ok;
@@ -1937,8 +1908,8 @@ module tsm_sm #(
             ida_addr = gl_line; ida_loc = gl_local; ida_warp = warp_q;
             lpend_d = lpend_q & ~gl_match;
             perf_o[7] = 1'b1;
-            if (is_store) for (i_ = 0; i_ < W; i_++) w_st_d[6*i_ +: 6] = (i_ == 32'(warp_q)) ? w_st_d[6*i_ +: 6] + 6'd1 : w_st_d[6*i_ +: 6];
-            else slc_inc = 1'b1;
+            table_store_issue = is_store;
+            slc_inc = !is_store;
             if (is_store && gl_global) begin
               ev_valid = 1'b1; ev_kind = EV_STORE; ev_addr = gl_line; ev_mask = gl_mask; ev_wdata = gl_data;
             end
@@ -1957,8 +1928,8 @@ module tsm_sm #(
         if (is_atom && cslot_ok_q) begin
           // A global atomic retires when its old values are back (the response processor).
           sld_atom = 1'b1;
-          for (i_ = 0; i_ < W; i_++) w_atom_e[i_] = (i_ == 32'(warp_q)) ? 1'b1 : w_atom_e[i_];
-          for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? npc_q : w_pc_d[32*i_ +: 32];
+          table_atomic_wait = 1'b1;
+          table_pc_write = 1'b1;
           perf_o[0] = 1'b1;
           perf_lanes_o = popc_exec;
           st_d = E_IDLE;
@@ -2022,7 +1993,7 @@ module tsm_sm #(
             cslot_d = free_slot;
             cslot_ok_d = 1'b1;
             sla_we = 1'b1; sla_atom = 1'b1; sla_w64 = a64; sla_n = a64 ? 3'd2 : 3'd1; sla_msz = tsm_isa_pkg::MSZ_32;
-            for (i_ = 0; i_ < W; i_++) w_ld_e[4*i_ +: 4] = (i_ == 32'(warp_q)) ? w_ld_e[4*i_ +: 4] + 4'd1 : w_ld_e[4*i_ +: 4];
+            table_load_issue = 1'b1;
           end
         end else begin
           rq_valid = free_id_ok;
@@ -2048,9 +2019,8 @@ module tsm_sm #(
         // clock the back end retires an instruction, this one waits (one retirement a clock).
         if (!ret_hold) begin
           rt_valid = 1'b1;
-          for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? npc_q : w_pc_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_active_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? nact_q : w_active_d[32*i_ +: 32];
-          for (i_ = 0; i_ < W; i_++) w_live_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? nlive_q : w_live_d[32*i_ +: 32];
+          table_pc_write = 1'b1;
+          table_lanes_write = 1'b1;
           perf_o[0] = 1'b1;
           perf_lanes_o = popc_exec;
           if (nlive_q == '0) st_d = E_FIN;
@@ -2060,7 +2030,7 @@ module tsm_sm #(
         end
       end
       E_FIN: begin
-        for (i_ = 0; i_ < W; i_++) w_valid_d[i_] = (i_ == 32'(warp_q)) ? 1'b0 : w_valid_d[i_];
+        table_finish = 1'b1;
         // The block dispatch lowers the block's unfinished warps (bd_finish); the last frees the block.
         if (bd_unfinished[5*blk_c +: 5] == 5'd1) begin
           st_d = E_IDLE;
@@ -2110,11 +2080,15 @@ module tsm_sm #(
     // ---- SP back end: the hand-over retires the instruction in the warp's state (its PC; the
     // active and live lanes do not change); stage R reads a row, X executes one, Y writes one with
     // its commit event, and the last row's event retires the instruction ----
-    if (sp_pipe_hand) for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? pc_q + 32'd1 : w_pc_d[32*i_ +: 32];
+    if (sp_pipe_hand) begin
+      table_pc_write = 1'b1;
+      table_pc = pc_q + 32'd1;
+    end
     // A quick control instruction retires in its issue clock (on the retire channel).
     if (ctl_go) begin
       rt_valid = 1'b1;
-      for (i_ = 0; i_ < W; i_++) w_pc_d[32*i_ +: 32] = (i_ == 32'(warp_q)) ? ctl_npc : w_pc_d[32*i_ +: 32];
+      table_pc_write = 1'b1;
+      table_pc = ctl_npc;
       perf_o[0] = 1'b1;
       perf_lanes_o = popc32(dexec);
     end
@@ -2140,15 +2114,12 @@ module tsm_sm #(
     // ---- SFU pipe: busy (operands streaming in, or results); warps parked because it could not take
     // their SFU instruction may try again ----
     perf_o[3] = sfu_busy || st_q == E_SFU_RD || st_q == E_SFU_GO;
-    if (sfu_operands_free) w_sfuw_d = '0;
 
     if (start_i) begin
       // A new launch: nothing is resident (the previous one finished or faulted); clear the
       // constant-cache tags first.
       st_d = E_CLEAR;
       step_d = '0;
-      w_valid_d = '0;
-      w_st_d = '0;
     end
   end
 
@@ -2264,14 +2235,14 @@ module tsm_sm #(
   // warp slot's state is the value of the state whose mask has its bit.
   logic [W-1:0] ws_barrier, ws_scoreboard, ws_memory, ws_sfu, ws_running, ws_ready;
   always_comb begin
-    ws_barrier = w_valid_q & w_wait_q;
-    ws_scoreboard = w_valid_q & ~w_wait_q & w_sb_q;
-    ws_memory = w_valid_q & ~w_wait_q & ~w_sb_q & w_atom_q;
-    ws_sfu = w_valid_q & ~w_wait_q & ~w_sb_q & ~w_atom_q & (w_sfu_q | w_sfuw_q);
+    ws_barrier = warp_valid & warp_barrier_wait;
+    ws_scoreboard = warp_valid & ~warp_barrier_wait & warp_scoreboard_wait;
+    ws_memory = warp_valid & ~warp_barrier_wait & ~warp_scoreboard_wait & warp_atomic_wait;
+    ws_sfu = warp_valid & ~warp_barrier_wait & ~warp_scoreboard_wait & ~warp_atomic_wait & (warp_sfu | warp_sfu_wait);
     ws_running = '0;
     if (st_q != E_IDLE && st_q != E_HALT) ws_running[warp_q] = 1'b1;
-    ws_running = ws_running & w_valid_q & ~(ws_barrier | ws_scoreboard | ws_memory | ws_sfu);
-    ws_ready = w_valid_q & ~(ws_barrier | ws_scoreboard | ws_memory | ws_sfu | ws_running);
+    ws_running = ws_running & warp_valid & ~(ws_barrier | ws_scoreboard | ws_memory | ws_sfu);
+    ws_ready = warp_valid & ~(ws_barrier | ws_scoreboard | ws_memory | ws_sfu | ws_running);
   end
   // Per warp slot w: g_dbg_warp[w].state (dbg_wstate_e), .depth (reconvergence-stack entries),
   // .pc, .active. The states are plain vectors, not enum-typed: GTKWave shows an enum-typed FST
@@ -2283,24 +2254,20 @@ module tsm_sm #(
     assign state = ws_barrier[w] ? 3'(WS_BARRIER) : ws_scoreboard[w] ? 3'(WS_SCOREBOARD) : ws_memory[w] ? 3'(WS_MEMORY) :
                    ws_sfu[w] ? 3'(WS_SFU) : ws_running[w] ? 3'(WS_RUNNING) : ws_ready[w] ? 3'(WS_READY) : 3'(WS_EXITED);
     assign depth = stk_depth[SPW*w +: SPW];
-    assign pc = w_pc_q[32*w +: 32];
-    assign active = w_active_q[32*w +: 32];
+    assign pc = warp_pc[32*w +: 32];
+    assign active = warp_active[32*w +: 32];
   end
   /* verilator lint_on UNUSEDSIGNAL */
   assign dbg_issue_o = dbg_issue;
   assign dbg_warp_o = warp_q;
-  assign dbg_seq_o = w_seq_q[32*warp_q +: 32];
+  assign dbg_seq_o = warp_seq[32*warp_q +: 32];
   assign dbg_stall_o = {dbg_stall_fetch, dbg_stall_bar, dbg_stall_sb};
 
   // ---- registers ----------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q <= E_IDLE; running_q <= 1'b0;
-      w_valid_q <= '0; w_wait_q <= '0; w_sb_q <= '0; w_atom_q <= '0; w_sfu_q <= '0; w_sfuw_q <= '0;
-      w_pc_q <= '0; w_active_q <= '0; w_live_q <= '0; w_seq_q <= '0;
-      w_blk_q <= '0; w_wib_q <= '0; w_base_q <= '0; w_bar_q <= '0;
-      w_bred_q <= '0; w_bred_rd_q <= '0; w_bred_lanes_q <= '0; w_bred_seq_q <= '0;
-      w_tid0_q <= '0; w_ld_q <= '0; w_st_q <= '0; pred_q <= '0;
+      pred_q <= '0;
       warp_q <= '0; insn_q <= '0; pc_q <= '0; exec_q <= '0; seq_q <= '0; bconst_q <= '0; bconst_hi_q <= '0;
       npc_q <= '0; nact_q <= '0; nlive_q <= '0; group_q <= '0; word_q <= '0; lane_q <= '0; step_q <= '0;
       rel_pend_q <= 1'b0; fin_q <= 1'b0;
@@ -2319,11 +2286,7 @@ module tsm_sm #(
       cr_valid_o <= 1'b0; cr_warp_o <= '0; cr_seq_o <= '0; cr_pc_o <= '0; cr_active_o <= '0; cr_exec_o <= '0; cr_exit_o <= 1'b0;
     end else begin
       st_q <= st_d; running_q <= running_d;
-      w_valid_q <= w_valid_d; w_wait_q <= w_wait_d; w_sb_q <= w_sb_d; w_atom_q <= w_atom_d; w_sfu_q <= w_sfu_d; w_sfuw_q <= w_sfuw_d;
-      w_pc_q <= w_pc_d; w_active_q <= w_active_d; w_live_q <= w_live_d; w_seq_q <= w_seq_d;
-      w_blk_q <= w_blk_d; w_wib_q <= w_wib_d; w_base_q <= w_base_d; w_bar_q <= w_bar_d;
-      w_bred_q <= w_bred_d; w_bred_rd_q <= w_bred_rd_d; w_bred_lanes_q <= w_bred_lanes_d; w_bred_seq_q <= w_bred_seq_d;
-      w_tid0_q <= w_tid0_d; w_ld_q <= w_ld_d; w_st_q <= w_st_d; pred_q <= pred_d;
+      pred_q <= pred_d;
       warp_q <= warp_d; insn_q <= insn_d; pc_q <= pc_d; exec_q <= exec_d; seq_q <= seq_d; bconst_q <= bconst_d; bconst_hi_q <= bconst_hi_d;
       npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; group_q <= group_d; word_q <= word_d; lane_q <= lane_d; step_q <= step_d;
       rel_pend_q <= rel_pend_d; fin_q <= fin_d;
@@ -2341,7 +2304,7 @@ module tsm_sm #(
       cm_pc_o <= commit_pc; cm_active_o <= commit_active; cm_exec_o <= commit_exec; cm_exit_o <= commit_exit;
       cm_reg_o <= commit_register; cm_group_o <= commit_group; cm_lanes_o <= commit_lanes; cm_data_o <= commit_data;
       cm_addr_o <= commit_address; cm_mask_o <= commit_mask; cm_wdata_o <= commit_store_data;
-      cr_valid_o <= rt_valid; cr_warp_o <= warp_q; cr_seq_o <= ctl_go ? w_seq_q[32*warp_q +: 32] : seq_q; cr_pc_o <= pc_q;
+      cr_valid_o <= rt_valid; cr_warp_o <= warp_q; cr_seq_o <= ctl_go ? warp_seq[32*warp_q +: 32] : seq_q; cr_pc_o <= pc_q;
       cr_active_o <= act_c; cr_exec_o <= ctl_go ? dexec : exec_q; cr_exit_o <= !ctl_go && nlive_q == '0;
     end
   end
