@@ -7,7 +7,7 @@
 // high word is not part of the result.
 //
 // Contract: combinational. The SM's shared atomics read the old value from the banks, apply this,
-// and write the result back in the next clock (E_AS_OP), a lane at a time.
+// and write the result back in the next clock (the load/store unit's ATOMIC_OPERATE), a lane at a time.
 module tsm_atomic_alu (
   /// The binary32 compare's ports (it has no stages here).
   input  logic        clk_i,

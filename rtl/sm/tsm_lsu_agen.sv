@@ -14,8 +14,8 @@
 //     from its bank's base; global as is. And the store data, replicated to fill its word (bytes,
 //     halves), so that a merge takes byte b of a word from byte b of the lane's data.
 //
-// Contract: combinational, no state. The engine writes the outputs into its lane buffers A and B
-// (E_LS_AG) and records each executing lane's space on the first word pass.
+// Contract: combinational, no state. The load/store unit writes the outputs into its lane buffers A and B
+// (its ADDRESS state) and records each executing lane's space on the first word pass.
 module tsm_lsu_agen #(
   /// SP lanes: a row's lanes.
   parameter int unsigned Lanes = 8,

@@ -8,7 +8,7 @@
 // It counts a segment a clock per half-warp: each step takes the lowest lane of the half still to
 // count and retires every lane in that lane's segment, so both halves are done after at most 16
 // counting clocks, and a half with n segments after n. The SM's LSU counts while it issues the
-// word's line requests (E_LS_GL), which take a clock for each distinct 16-byte line and one more:
+// word's line requests (the load/store unit's GLOBAL state), which take a clock for each distinct 16-byte line and one more:
 // as many clocks as segments at least, so the count is complete when the word is.
 //
 // Contract: while load_i the lanes to count are taken from lanes_i and the count restarts at 0;

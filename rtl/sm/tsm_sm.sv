@@ -1,18 +1,21 @@
-// One streaming multiprocessor: the engine (docs/sm-rtl.md §2.0) -- warp table, the caches'
-// sequencing, decode from tsm_isa_pkg, issue, the SP back end, the branch unit, and the
-// sequencing of barriers, shared memory, loads, stores and atomics -- with a commit port for
-// lockstep; and the units it instantiates: the warp scheduler (tsm_warp_sched), the register file
-// (tsm_regfile), the SP lanes (tsm_sp_group), the SFU pipe (tsm_sfu_pipe), the DP unit (tsm_dp),
-// the shared memory's banks and bank scheduling (tsm_smem), the shared atomics' arithmetic
-// (tsm_atomic_alu), the reconvergence stack (tsm_simt_stack), the barrier records (tsm_barrier),
-// the warp ops (tsm_warp_ops), the line coalescer (tsm_coalescer), the transactions counter
-// (tsm_segment_counter), the memory tracker (tsm_mem_tracker), the instruction cache (tsm_fetch),
-// the constant cache (tsm_const_cache) and the outgoing request queue (tsm_fifo). Theory of
-// operation: docs/sm-rtl.md.
+// One streaming multiprocessor: the engine (docs/sm-rtl.md §2.0) -- the state machine that takes a
+// warp instruction from selection through fetch, the constant operand and issue to retirement, and
+// runs the rows of the instructions no unit runs alone (non-streaming SP and DP rows, S2R, VOTE,
+// SHFL, branches, barriers, a warp's end) -- with a commit port for lockstep; and the units it
+// instantiates: the warp table (tsm_warp_table) and scheduler (tsm_warp_sched), decode (tsm_decode),
+// the scoreboard (tsm_scoreboard), issue control (tsm_issue), the register file (tsm_regfile), the
+// SP lanes and pipe (tsm_sp_group, tsm_sp_pipe), the SFU pipe (tsm_sfu_pipe), the DP pipe
+// (tsm_dp_pipe), the warp ops (tsm_warp_ops), the branch unit (tsm_branch) and reconvergence stack
+// (tsm_simt_stack), the barrier records and release walk (tsm_barrier, tsm_barrier_release), the
+// shared memory (tsm_smem), the load/store unit (tsm_lsu), the memory tracker (tsm_mem_tracker),
+// block dispatch (tsm_block_dispatch), the write-back and commit arbiter (tsm_writeback), the
+// instruction cache (tsm_fetch), the constant cache (tsm_const_cache) and the outgoing request
+// queue (tsm_fifo). Theory of operation: docs/sm-rtl.md.
 //
-// Why this file is still far over 700 lines: it is the engine being taken apart into units, one
-// cycle-neutral step at a time; docs/sm-rtl.md §2 lists the units still to come out of it (warp
-// table, issue, the SP and DP pipes, block dispatch, write-back).
+// Why this file is still over 700 lines: it is the engine being taken apart into units, one
+// cycle-neutral step at a time; docs/sm-rtl.md §2 lists what is still to come out of it (the
+// sequencing of the non-streaming SP and DP rows, the warp ops' rows, fetch and the constant
+// operand).
 module tsm_sm #(
   /// Directory of the SFU ROM images, with a trailing '/'.
   parameter HexDir = "",
@@ -119,9 +122,6 @@ module tsm_sm #(
   output logic [2:0]                             dbg_stall_o
 );
 
-`ifdef TSM_MUTANTS
-  `TSM_MUTANT_DECL
-`endif
   // ---- sizes ----------------------------------------------------------------------------------
   localparam int unsigned L = tsm_cfg_pkg::SpLanes;
   localparam int unsigned G = tsm_cfg_pkg::SpClocksPerWarp;
@@ -154,7 +154,7 @@ module tsm_sm #(
 
   // Event kinds of the commit port.
   localparam logic [2:0] EV_RETIRE = tsm_sm_pkg::EventRetire, EV_REG = tsm_sm_pkg::EventRegister,
-                         EV_PRED = tsm_sm_pkg::EventPredicate, EV_STORE = tsm_sm_pkg::EventStore,
+                         EV_PRED = tsm_sm_pkg::EventPredicate,
                          EV_PLACE = tsm_sm_pkg::EventPlace;
   // Fault kinds as FAULT_KIND reports them (1 + golden::FaultKind).
   localparam logic [3:0] F_OOB = tsm_sm_pkg::FaultOutOfBounds, F_DIVBAR = tsm_sm_pkg::FaultDivergentBarrier,
@@ -162,9 +162,6 @@ module tsm_sm #(
                          F_INVALID = tsm_sm_pkg::FaultInvalidInstruction, F_TRAP = tsm_sm_pkg::FaultTrap;
   // What a fault the engine finds records besides its kind (the fault registers below).
   localparam logic [2:0] EF_NONE = 3'd0, EF_PLAIN = 3'd1, EF_TRAP = 3'd2, EF_AG = 3'd3, EF_DEADLOCK = 3'd4;
-  // Lane spaces in the load/store unit.
-  localparam logic [1:0] SP_GLOBAL = tsm_lsu_pkg::SpaceGlobal, SP_SHARED = tsm_lsu_pkg::SpaceShared,
-                         SP_LOCAL = tsm_lsu_pkg::SpaceLocal;
 
   // ---- engine states ----------------------------------------------------------------------------
   typedef enum logic [6:0] {
@@ -178,9 +175,7 @@ module tsm_sm #(
     E_SHFL_RD, E_SHFL_CAP, E_SHFL_WB, E_SHFL_WP,
     E_CT, E_STK,
     E_BAR_RD, E_BAR_UPD, E_REL,
-    E_LS_RD, E_LS_AG, E_LS_SH, E_LS_SHDATA, E_LS_SHWB, E_LS_GL, E_LS_NEXT,
-    E_AS_RD, E_AS_RD2, E_AS_MEM, E_AS_OP, E_AS_WB,
-    E_AT_SEND, E_LS_DONE,
+    E_LSU,
     E_RET, E_FIN, E_FIN_BAR, E_FIN_BAR_CHK
   } estate_e;
 
@@ -216,32 +211,21 @@ module tsm_sm #(
   logic [31:0]    bconst_hi_q, bconst_hi_d;  // the word after it (64-bit operands B)
   logic [31:0]    npc_q, npc_d, nact_q, nact_d, nlive_q, nlive_d;
   logic [GroupBits:0] group_q, group_d;  // the row (group of L lanes) being processed; one bit more to count to G
-  logic [5:0]     word_q, word_d;        // the load/store unit's word of a multi-word access; an atomic's 64-bit half
-  logic [5:0]     lane_q, lane_d;        // the lane a lane-at-a-time state serves
   logic [31:0]    step_q, step_d;        // the step of a multi-clock state: placement, zeroing, tag clearing, DP feed
   logic           rel_pend_q, rel_pend_d, fin_q, fin_d;
   logic [BW-1:0]  rel_blk_q, rel_blk_d;
   logic [3:0]     rel_id_q, rel_id_d;
   logic [31:0]    rel_val_q, rel_val_d;
   logic [4:0]     fin_id_q, fin_id_d;
-  // hi_q holds the high words of a 64-bit SP operand (one word a lane) and, for a global atomic,
-  // its operands B and C (four words): at least four words wide, also with fewer than four lanes.
-  localparam int unsigned HiW = 32 * (L < 4 ? 4 : L);
-  logic [HiW-1:0]  hi_q, hi_d;
+  logic [L*32-1:0] hi_q, hi_d;           // the high words of a 64-bit SP operand, one word a lane
   logic [L*32-1:0] row_q, row_d;
   logic [L*8-1:0]  prow_q, prow_d;       // predicates after an SP row, for the PRED events
   logic [L-1:0]    pwe1_q, pwe1_d, pwe2_q, pwe2_d;
   logic [3*DW-1:0] walk_q, walk_d;       // thread coordinates walker
   logic [63:0]    clock_q, clock_d, sclk_q, sclk_d;
-  logic [31:0]    members_q, members_d, ballot_q, ballot_d;
+  logic [31:0]    ballot_q, ballot_d;
   logic           vres_q, vres_d;
 
-  // Load/store unit buffers.
-  logic [32*32-1:0] buf_a_q, buf_b_q, buf_c_q;
-  logic [32*2-1:0]  lsp_q, lsp_d;        // lane space
-  logic [31:0]      lpend_q, lpend_d;    // lanes still to serve
-  logic [$clog2(NSlots)-1:0] cslot_q, cslot_d;
-  logic            cslot_ok_q, cslot_ok_d;
   // Caches.
   // Constant-cache tags live in a memory ({valid, line address}); a launch starts by clearing them.
   logic [31:0]           caddr_q, caddr_d;  // the constant operand's byte address
@@ -297,6 +281,53 @@ module tsm_sm #(
   logic [SB*SRW-1:0] sh_addr;
   logic [SB*32-1:0]  sh_wdata, sh_rdata;
 
+  // The load/store unit's requests and results (u_lsu, below).
+  logic                 lsu_start, lsu_finish, lsu_park, lsu_fault;
+  logic [3:0]           lsu_fault_kind, lsu_state;
+  logic [31:0]          lsu_fault_address;
+  logic [5:0]           lsu_fault_lane;
+  logic [3*RA-1:0]      lsu_read_rows;
+  logic                 lsu_write_valid;
+  logic [L-1:0]         lsu_write_lanes;
+  logic [RA-1:0]        lsu_write_row;
+  logic [L*32-1:0]      lsu_write_data;
+  logic                 lsu_event_valid;
+  logic [2:0]           lsu_event_kind;
+  logic [7:0]           lsu_event_register;
+  logic [GroupBits-1:0] lsu_event_group;
+  logic [L-1:0]         lsu_event_lanes;
+  logic [L*32-1:0]      lsu_event_data;
+  logic [31:0]          lsu_event_address;
+  logic [15:0]          lsu_event_mask;
+  logic [127:0]         lsu_event_store_data;
+  logic [SB-1:0]        lsu_bank_we;
+  logic [SB*4-1:0]      lsu_bank_be;
+  logic [SB*SRW-1:0]    lsu_bank_addr;
+  logic [SB*32-1:0]     lsu_bank_wdata;
+  logic                 lsu_step;
+  logic [15:0]          lsu_step_pending;
+  logic [16*32-1:0]     lsu_step_address, lsu_step_data;
+  logic                 lsu_req_valid;
+  logic [IdBits-1:0]    lsu_req_id;
+  logic [1:0]           lsu_req_kind;
+  logic [31:0]          lsu_req_addr;
+  logic [15:0]          lsu_req_mask;
+  logic [127:0]         lsu_req_data;
+  logic [7:0]           lsu_req_atom;
+  logic                 lsu_id_alloc, lsu_id_alloc_store, lsu_id_alloc_local;
+  logic [2:0]           lsu_id_alloc_slot;
+  logic [1:0]           lsu_id_alloc_word;
+  logic [31:0]          lsu_id_alloc_lanes, lsu_id_alloc_addr;
+  logic                 lsu_slot_alloc, lsu_slot_alloc_atomic, lsu_slot_alloc_wide, lsu_slot_alloc_offsets_valid;
+  logic [2:0]           lsu_slot_alloc_registers, lsu_slot_alloc_size;
+  logic [32*4-1:0]      lsu_slot_offsets;
+  logic [$clog2(NSlots)-1:0] lsu_slot;
+  logic                 lsu_slot_request, lsu_slot_issued, lsu_slot_atomic;
+  logic                 lsu_load_issue, lsu_store_issue, lsu_perf_request, lsu_perf_conflict;
+  logic [5:0]           lsu_perf_transactions;
+  logic [L*32-1:0]      lsu_borrow_b, lsu_borrow_c;
+  logic [31:0]          lsu_lane_a;
+  logic [32*32-1:0]     lsu_buffer_a;
   // ---- helpers --------------------------------------------------------------------------------------
   function automatic logic [RA-1:0] rowof(input logic [RA-1:0] base, input logic [7:0] r, input logic [GroupBits:0] g);
     rowof = base + RA'(({{(RA > 8 ? RA - 8 : 0){1'b0}}, r}) << GW) + RA'(g);
@@ -431,8 +462,8 @@ module tsm_sm #(
 
 
   // The shared memory (tsm_smem: the banks and the bank scheduling of the half-warp in flight).
-  logic [15:0]          sh_pend, sh_serve;
-  logic                 sh_step;          // engine: a half-warp step drives the banks (E_LS_SH)
+  logic [15:0]          sh_serve;
+  logic [16*32-1:0]     shd_word;         // the loaded word of each lane of the half-warp step
 
   // ---- memories ---------------------------------------------------------------------------------------
   tsm_regfile #(.Lanes(L), .Rows(tsm_cfg_pkg::RegsPerLane), .AddrBits(RA)) u_rf (
@@ -467,12 +498,12 @@ module tsm_sm #(
   );
 
   // The shared-memory unit (rtl/sm/tsm_smem.sv, docs/sm-rtl.md §2.8): the banks, the bank
-  // scheduling and the crossbar of a half-warp step (E_LS_SH: sh_step); otherwise the banks' ports
+  // scheduling and the crossbar of a half-warp step (the load/store unit's lsu_step); otherwise the banks' ports
   // are the engine's (placement's zeroing, the shared atomics).
   tsm_smem #(.Banks(SB), .Words(tsm_cfg_pkg::SharedWordsPerBank), .RowBits(SRW), .WordBits(SAW - 2)) u_smem (
     .clk_i, .we_i(sh_we), .be_i(sh_be), .addr_i(sh_addr), .wdata_i(sh_wdata), .rdata_o(sh_rdata),
-    .step_i(sh_step), .step_store_i(is_store), .step_bytes_i(nbytes), .pending_i(sh_pend), .lane_address_i(hw_ea),
-    .lane_data_i(hw_rep), .serve_o(sh_serve), .lane_word_o(shd_word)
+    .step_i(lsu_step), .step_store_i(is_store), .step_bytes_i(nbytes), .pending_i(lsu_step_pending),
+    .lane_address_i(lsu_step_address), .lane_data_i(lsu_step_data), .serve_o(sh_serve), .lane_word_o(shd_word)
   );
 
   // ---- outgoing memory requests: a two-entry queue, so the engine never waits on mem_req_ready_i ----
@@ -491,41 +522,6 @@ module tsm_sm #(
     .pop_data_o({mem_req_id_o, mem_req_kind_o, mem_req_addr_o, mem_req_mask_o, mem_req_data_o, mem_req_atom_o})
   );
   assign mem_resp_ready_o = 1'b1;  // responses land in rm_mem / the caches; there is always room
-
-  // Each lane's address of word word_q of its access: word_q words on in global and shared space, word_q
-  // local strides on in local space. One multiplier for the SM, not one per lane, and one adder a
-  // lane for the shared-memory pipeline, the global line merge and the transactions counter.
-  logic [31:0]      kofs_glb, kofs_loc;
-  logic [32*32-1:0] lane_ea;
-  // One read of lane buffer A at a variable lane, shared by the states that need one (the block
-  // after SHFL's below): no state needs two, and each such read is a 32:1 multiplexer of a word.
-  logic [31:0]      ba_word;
-  always_comb begin
-    kofs_glb = 32'(word_q) << 2;
-    kofs_loc = 32'(word_q) * LocalStride;
-    for (int l = 0; l < 32; l++)
-      lane_ea[32*l +: 32] = buf_a_q[32*l +: 32] + ((lsp_q[2*l +: 2] == SP_LOCAL) ? kofs_loc : kofs_glb);
-  end
-
-  // Row group_q's lanes of lane buffers B and C and of the addresses (shuffles, write-backs). The row is
-  // selected as a whole and a lane of it by a constant: an index like group_q * L + l with the constant
-  // added inside a part select shifts all 32 lanes, once per lane of the row.
-  logic [L*32-1:0] grow_b, grow_c, grow_ea;
-  assign grow_b = buf_b_q[32*L*32'(group_q[GroupBits-1:0]) +: 32*L];
-  assign grow_c = buf_c_q[32*L*32'(group_q[GroupBits-1:0]) +: 32*L];
-  assign grow_ea = lane_ea[32*L*32'(group_q[GroupBits-1:0]) +: 32*L];
-
-  // The half-warp in the shared-memory pipeline, from registered state only: its lanes' addresses
-  // (hw_ea) and store data (hw_rep), chosen once here. A lane of it is then a constant part select;
-  // an index like 16 * h + li inside a part select builds a shifter over all 32 lanes per lane.
-  logic [16*32-1:0] hw_ea, hw_rep;
-  always_comb begin
-    logic h;
-    h = step_q[0];
-    hw_ea = h ? lane_ea[32*16 +: 32*16] : lane_ea[0 +: 32*16];
-    hw_rep = h ? buf_b_q[32*16 +: 32*16] : buf_b_q[0 +: 32*16];
-    sh_pend = h ? lpend_q[31:16] : lpend_q[15:0];
-  end
 
   // ===================================================================================================
   // Everything the engine's states compute lane by lane, from registered state only. Each block is
@@ -565,8 +561,7 @@ module tsm_sm #(
   logic [$clog2(NSlots)-1:0] free_slot;
   logic          free_slot_ok;
   logic [WW-1:0] free_warp;
-  logic [31:0]   shmask, glmask;
-  logic [5:0]    ctz_exec, ctz_pend, popc_exec;
+  logic [5:0]    ctz_exec, popc_exec;
   always_comb begin
     logic [7:0] pl8;  // a lane's predicates, P7 (true) on top
     act_c = warp_active[32*warp_q +: 32];
@@ -589,15 +584,7 @@ module tsm_sm #(
     end
     gexec = rowlanes(exec_q, group_q);
     ctz_exec = ctz32(exec_q);
-    ctz_pend = ctz32(lpend_q);
     popc_exec = popc32(exec_q);
-
-    shmask = '0;
-    glmask = '0;
-    for (int l = 0; l < 32; l++) begin
-      shmask[l] = exec_q[l] && lsp_q[2*l +: 2] == SP_SHARED;
-      glmask[l] = exec_q[l] && lsp_q[2*l +: 2] != SP_SHARED;
-    end
 
     // The warp scheduler's choice (u_warp_sched, below): its PC, and whether its instruction is in
     // the instruction cache.
@@ -730,10 +717,8 @@ module tsm_sm #(
   );
 
   // ---- register-file rows the states read and write ----
-  logic [RA-1:0] rw_a, rw_b, rw_c, rw_d, rw_a1, rw_b1, rw_c1, rw_d1, rw_dk, rw_hi;
-  logic [RA-1:0] rw_vb, rw_asb, rw_asc, rw_lnb1, rw_lnc1;
+  logic [RA-1:0] rw_a, rw_b, rw_c, rw_d, rw_a1, rw_b1, rw_c1, rw_d1, rw_hi, rw_vb;
   logic [RA-1:0] st_ra;                        // E_SFU_RD: the row of operand A read (cnt)
-  logic [L-1:0]  sh_rl;
   always_comb begin
     st_ra = rowof(base_c, f_ra, (GroupBits + 1)'(step_q));
     rw_a = rowof(base_c, f_ra, group_q);
@@ -744,14 +729,8 @@ module tsm_sm #(
     rw_b1 = rowof(base_c, f_rb + 8'd1, group_q);
     rw_c1 = rowof(base_c, f_rc + 8'd1, group_q);
     rw_d1 = rowof(base_c, f_rd + 8'd1, group_q);
-    rw_dk = rowof(base_c, f_rd + 8'(word_q), group_q);
     rw_hi = rowof(base_c, op == tsm_isa_pkg::OP_IMAD ? f_rc + 8'd1 : f_ra + 8'd1, group_q);
     rw_vb = rowof(base_c, f_rb, (GroupBits + 1)'(32'(ctz_exec) / L));
-    rw_asb = rowof(base_c, f_rb, (GroupBits + 1)'(32'(ctz_pend) / L));
-    rw_asc = rowof(base_c, f_rc, (GroupBits + 1)'(32'(ctz_pend) / L));
-    rw_lnb1 = rowof(base_c, f_rb + 8'd1, (GroupBits + 1)'(32'(lane_q) / L));
-    rw_lnc1 = rowof(base_c, f_rc + 8'd1, (GroupBits + 1)'(32'(lane_q) / L));
-    sh_rl = rowlanes(shmask, group_q);
   end
 
   // ---- SP operands: row data of ports A, B, C; B replaced by the constant or immediate; the SP
@@ -837,20 +816,14 @@ module tsm_sm #(
     .s2r_data_o(s2r_data), .s2r_next_thread_o(s2r_walk),
     .vote_mode_i(vote_w), .vote_lanes_i(vote_mem), .vote_predicates_i(vote_pred),
     .vote_ballot_o(vote_bal), .vote_result_o(vote_res),
-    .shfl_mode_i(shfl_w), .shfl_b_i(grow_b), .shfl_c_i(grow_c), .shfl_source_o(shfl_src), .shfl_in_range_o(shfl_ok)
+    .shfl_mode_i(shfl_w), .shfl_b_i(lsu_borrow_b), .shfl_c_i(lsu_borrow_c), .shfl_source_o(shfl_src), .shfl_in_range_o(shfl_ok)
   );
 
-  // Lane buffer A's shared read port: the lowest pending lane in E_LS_GL (its address, gl_*),
-  // lane 0 of the row's shuffle source in E_SHFL_WB and E_SHFL_WP, and otherwise the atomic's lane
-  // (lane_q: E_AS_*, E_AT_SEND). The row's other lanes of a shuffle read buffer A on their own.
+  // SHFL's sources from lane buffer A: lane 0 of the row through the buffer's shared read port
+  // (tsm_lsu), the row's other lanes on their own.
   always_comb begin
-    logic [4:0] ln;
-    ln = lane_q[4:0];
-    if (st_q == E_LS_GL) ln = ctz_pend[4:0];
-    if (st_q == E_SHFL_WB || st_q == E_SHFL_WP) ln = shfl_src[4:0];
-    ba_word = buf_a_q[32*ln +: 32];
-    shfl_data[0 +: 32] = ba_word;
-    for (int l = 1; l < L; l++) shfl_data[32*l +: 32] = buf_a_q[32*shfl_src[5*l +: 5] +: 32];
+    shfl_data[0 +: 32] = lsu_lane_a;
+    for (int l = 1; l < L; l++) shfl_data[32*l +: 32] = lsu_buffer_a[32*shfl_src[5*l +: 5] +: 32];
   end
 
   // ---- predicates: the updates of the row's executing lanes, and the current warp's write-back ----
@@ -933,186 +906,49 @@ module tsm_sm #(
     for (int l = 0; l < L; l++) pev_data[32*l] = prow_q[8*l + 32'(pev_p)];
   end
 
-  // ---- load/store unit's address generation (rtl/sm/tsm_lsu_agen.sv, docs/sm-rtl.md §2.9): each
-  // executing lane's space and address of row group_q (E_LS_AG); the row's first fault ----
-  logic             ag_flt;
-  logic [3:0]       ag_kind;
-  logic [31:0]      ag_addr;
-  logic [5:0]       ag_lane;
-  logic [32*2-1:0]  ag_lsp;
-  logic [L*32-1:0]  ag_rowa, ag_rowb;   // the row's addresses and store data, into buffers A and B
-  logic [L-1:0]     ag_wa, ag_wb;       // and the lanes of the row they are written for
-  tsm_lsu_agen #(.Lanes(L), .Rows(G), .RowBits(GroupBits), .Warps(W), .WarpBits(WW), .LocalStride(LocalStride)) u_lsu_agen (
-    .row_i(group_q[GroupBits-1:0]), .exec_i(gexec), .first_pass_i(word_q == '0),
-    .address_low_i(rf_rdata[0 +: L*32]), .address_high_i(rf_rdata[2*L*32 +: L*32]), .address_zero_i(f_ra == 8'd255),
-    .store_i(rf_rdata[L*32 +: L*32]), .store_zero_i(f_rd == 8'd255),
-    .opcode_i(op), .memory_offset_used_i(memoff_w), .memory_offset_i(moff_w), .const_offset_i(coff_w),
-    .wide_address_i(wide_addr), .shared_only_i(shared_only), .atomic_i(is_atom), .access_bytes_i(nbytes),
+  // ---- load/store unit (rtl/sm/tsm_lsu.sv, docs/sm-rtl.md §2.9): a load, store or atomic from its
+  // first address to its last request, while the engine is in E_LSU; its register-file, commit,
+  // shared-memory, request-queue and memory-tracker requests go out through the engine's ports.
+  // SHFL borrows its lane buffers (lsu_borrow_*). ----
+  tsm_lsu #(
+    .Lanes(L), .Rows(G), .RowBits(GroupBits), .Warps(W), .WarpBits(WW), .RegisterRowBits(RA), .SharedBanks(SB),
+    .SharedRowBits(SRW), .IdBits(IdBits), .SlotBits($clog2(NSlots)), .LocalStride(LocalStride)
+  ) u_lsu (
+    .clk_i, .rst_ni, .start_i(lsu_start), .finish_o(lsu_finish), .park_o(lsu_park), .fault_o(lsu_fault),
+    .fault_kind_o(lsu_fault_kind), .fault_address_o(lsu_fault_address), .fault_lane_o(lsu_fault_lane),
+    .opcode_i(op), .ra_i(f_ra), .rb_i(f_rb), .rc_i(f_rc), .rd_i(f_rd), .load_i(is_load), .store_i(is_store),
+    .atomic_i(is_atom), .compare_swap_i(is_cas), .atomic_64_i(a64), .atomic_type_i(atype_w), .atomic_op_i(aop_w),
+    .shared_only_i(shared_only), .wide_address_i(wide_addr), .memory_size_i(msz), .access_bytes_i(nbytes),
+    .access_words_i(nwords), .memory_offset_used_i(memoff_w), .memory_offset_i(moff_w), .const_offset_i(coff_w),
+    .b_const_i(b_const_w), .b_word_i(bconst_q), .b_word_high_i(bconst_hi_q), .b_immediate_i(b_imm_w),
+    .b_immediate_value_i(imm_b), .exec_i(exec_q), .warp_i(warp_q), .base_i(base_c),
     .shared_base_i(32'(bd_shared_base[SAW*blk_c +: SAW])), .shared_bytes_i(shared_i), .local_base_i, .local_bytes_i,
-    .const_base_i(cbank_base_i[32*cbank_w +: 32]), .sm_i(sm_id_i), .warp_i(warp_q),
-    .spaces_i(lsp_q), .spaces_o(ag_lsp), .fault_o(ag_flt), .fault_kind_o(ag_kind), .fault_address_o(ag_addr),
-    .fault_lane_o(ag_lane), .address_o(ag_rowa), .address_write_o(ag_wa), .store_o(ag_rowb), .store_write_o(ag_wb)
+    .const_base_i(cbank_base_i[32*cbank_w +: 32]), .sm_i(sm_id_i),
+    .read_rows_o(lsu_read_rows), .read_data_i(rf_rdata), .write_valid_o(lsu_write_valid),
+    .write_lanes_o(lsu_write_lanes), .write_row_o(lsu_write_row), .write_data_o(lsu_write_data),
+    .event_valid_o(lsu_event_valid), .event_kind_o(lsu_event_kind), .event_register_o(lsu_event_register),
+    .event_group_o(lsu_event_group), .event_lanes_o(lsu_event_lanes), .event_data_o(lsu_event_data),
+    .event_address_o(lsu_event_address), .event_mask_o(lsu_event_mask), .event_store_data_o(lsu_event_store_data),
+    .bank_we_o(lsu_bank_we), .bank_be_o(lsu_bank_be), .bank_addr_o(lsu_bank_addr), .bank_wdata_o(lsu_bank_wdata),
+    .bank_rdata_i(sh_rdata), .step_o(lsu_step), .step_pending_o(lsu_step_pending), .step_address_o(lsu_step_address),
+    .step_data_o(lsu_step_data), .step_serve_i(sh_serve), .step_word_i(shd_word),
+    .req_valid_o(lsu_req_valid), .req_id_o(lsu_req_id), .req_kind_o(lsu_req_kind), .req_addr_o(lsu_req_addr),
+    .req_mask_o(lsu_req_mask), .req_data_o(lsu_req_data), .req_atom_o(lsu_req_atom), .req_room_i(rq_room),
+    .free_id_i(free_id), .free_id_valid_i(free_id_ok), .free_slot_i(free_slot), .free_slot_valid_i(free_slot_ok),
+    .id_alloc_o(lsu_id_alloc), .id_alloc_store_o(lsu_id_alloc_store), .id_alloc_slot_o(lsu_id_alloc_slot),
+    .id_alloc_word_o(lsu_id_alloc_word), .id_alloc_lanes_o(lsu_id_alloc_lanes), .id_alloc_addr_o(lsu_id_alloc_addr),
+    .id_alloc_local_o(lsu_id_alloc_local), .slot_alloc_o(lsu_slot_alloc), .slot_alloc_atomic_o(lsu_slot_alloc_atomic),
+    .slot_alloc_wide_o(lsu_slot_alloc_wide), .slot_alloc_registers_o(lsu_slot_alloc_registers),
+    .slot_alloc_size_o(lsu_slot_alloc_size), .slot_alloc_offsets_valid_o(lsu_slot_alloc_offsets_valid),
+    .slot_offsets_o(lsu_slot_offsets), .slot_o(lsu_slot), .slot_request_o(lsu_slot_request),
+    .slot_issued_o(lsu_slot_issued), .slot_atomic_o(lsu_slot_atomic),
+    .load_issue_o(lsu_load_issue), .store_issue_o(lsu_store_issue), .perf_request_o(lsu_perf_request),
+    .perf_conflict_o(lsu_perf_conflict), .perf_transactions_o(lsu_perf_transactions),
+    .borrow_write_i(st_q == E_SHFL_CAP), .borrow_row_i(group_q[GroupBits-1:0]), .borrow_a_i(shfl_rowa),
+    .borrow_b_i(shfl_rowb), .borrow_c_i(shfl_rowc), .borrow_b_o(lsu_borrow_b), .borrow_c_o(lsu_borrow_c),
+    .borrow_read_i(st_q == E_SHFL_WB || st_q == E_SHFL_WP), .borrow_lane_i(shfl_src[4:0]), .lane_a_o(lsu_lane_a),
+    .buffer_a_o(lsu_buffer_a), .state_o(lsu_state)
   );
-
-  // ---- shared memory: the lanes' bookkeeping of a half-warp step (E_LS_SH): the lanes it serves
-  // (their words come a clock later, shd_word), and the lanes still pending after it ----
-  logic [31:0]       shs_members, shs_lpend;
-  logic [16*32-1:0]  shd_word;   // the loaded word of each lane of the half-warp (E_LS_SHDATA)
-  always_comb begin
-    shs_members = '0;
-    shs_lpend = lpend_q;
-    if (step_q[0]) begin shs_members[31:16] = sh_serve; shs_lpend[31:16] = sh_pend & ~sh_serve; end
-    else begin shs_members[15:0] = sh_serve; shs_lpend[15:0] = sh_pend & ~sh_serve; end
-  end
-  // The loaded words of the row, extracted per access size at write-back (E_LS_SHWB).
-  logic [L*32-1:0] shwb_data;
-  always_comb begin
-    for (int l = 0; l < L; l++)
-      shwb_data[32*l +: 32] = tsm_lsu_pkg::extract({96'd0, grow_c[32*l +: 32]}, {2'b00, grow_ea[32*l +: 2]}, msz);
-  end
-
-  // ---- global, local and constant lanes (E_LS_GL): the line of the lowest pending lane and every
-  // pending lane in it ----
-  logic [31:0]  gl_line, gl_match;
-  logic [15:0]  gl_mask;
-  logic [127:0] gl_data;
-  logic [32*4-1:0] gl_off;           // each lane's offset in its line, kept by the load slot
-  logic         gl_local, gl_global;
-  always_comb begin
-    logic [5:0] p;
-    p = ctz_pend;
-    gl_local = lsp_q[2*p +: 2] == SP_LOCAL;
-    gl_global = lsp_q[2*p +: 2] == SP_GLOBAL;
-    for (int q = 0; q < 32; q++) gl_off[4*q +: 4] = buf_a_q[32*q +: 4];
-  end
-  // The line coalescer (rtl/sm/tsm_coalescer.sv): the lowest pending lane's address is lane_ea of
-  // lane ctz_pend, from the shared read of lane buffer A.
-  tsm_coalescer u_coalescer (
-    .pending_i(lpend_q), .lane_addr_i(lane_ea), .first_addr_i(ba_word + (gl_local ? kofs_loc : kofs_glb)),
-    .bytes_i(nbytes), .store_i(is_store), .store_data_i(buf_b_q),
-    .line_o(gl_line), .lanes_o(gl_match), .byte_mask_o(gl_mask), .data_o(gl_data)
-  );
-
-  // ---- the transactions counter (rtl/sm/tsm_segment_counter.sv, docs/sm-rtl.md §4): the segment
-  // transactions a compute capability 1.2 GPU would make for this word of a global or local load or
-  // store, counted while E_LS_GL issues the word's lines and reported by E_LS_NEXT. A global lane
-  // counts with its first word, whose address covers the whole access; a local lane counts every
-  // word, since a thread's local words lie LocalStride apart. Constant loads go through the
-  // constant cache and do not count. Outside E_LS_GL the lanes to count load. ----
-  logic [31:0] tx_lanes;
-  logic [5:0]  tx_q;
-  always_comb
-    for (int l = 0; l < 32; l++)
-      tx_lanes[l] = exec_q[l] && op != tsm_isa_pkg::OP_LDC &&
-                    (lsp_q[2*l +: 2] == SP_LOCAL || (lsp_q[2*l +: 2] == SP_GLOBAL && word_q == '0));
-  tsm_segment_counter u_segment_counter (
-    .clk_i, .rst_ni, .load_i(st_q != E_LS_GL), .lanes_i(tx_lanes), .lane_addr_i(lane_ea), .bytes_i(nbytes),
-    .count_o(tx_q)
-  );
-
-  // ---- atomics, a lane at a time: operands (E_AS_RD2, E_AS_MEM), the shared read-modify-write
-  // (E_AS_OP) ----
-  logic [31:0]       as_b, as_c, as_bhi, as_chi;
-  logic              as_shared;
-  logic [SB*SRW-1:0] as_sh_addr;
-  logic [SB-1:0]     as_sh_we;
-  logic [SB*4-1:0]   as_sh_be;
-  logic [SB*32-1:0]  as_sh_wdata;
-  logic [31:0]       as_oldb, as_oldc;   // the lane's old value into buffers B and C
-  logic [63:0]       as_old, as_new;     // the lane's old and new values (u_atomic_alu)
-  // The old value, in its own process: the new one is computed from it.
-  always_comb begin
-    logic [31:0] wa;
-    wa = ba_word >> 2;
-    as_old = {a64 ? sh_rdata[32*((wa + 1) % SB) +: 32] : 32'd0, sh_rdata[32*(wa % SB) +: 32]};
-  end
-  tsm_atomic_alu u_atomic_alu (
-    .clk_i, .rst_ni, .cas_i(is_cas), .aop_i(aop_w), .atype_i(atype_w), .old_i(as_old),
-    .b_i({hi_q[95:64], hi_q[31:0]}), .c_i({hi_q[127:96], hi_q[63:32]}), .new_o(as_new)
-  );
-  always_comb begin
-    logic [31:0] wa;
-    as_b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(lane_q) % L) +: 32];
-    if (b_const_w) as_b = bconst_q;
-    if (b_imm_w) as_b = imm_b;
-    as_c = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*(32'(lane_q) % L) +: 32];
-    as_bhi = b_imm_w ? {32{imm_b[31]}} : b_const_w ? bconst_hi_q :
-             (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(lane_q) % L) +: 32];
-    as_chi = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*(32'(lane_q) % L) +: 32];
-    as_shared = lsp_q[2*lane_q +: 2] == SP_SHARED;
-    wa = ba_word >> 2;
-    // The banks are chosen by comparing with each bank's number (a loop), not by writing at a
-    // variable index: the latter builds a shifter as wide as all banks.
-    as_sh_addr = '0;
-    for (int j = 0; j < SB; j++) begin
-      if (32'(wa % SB) == j) as_sh_addr[SRW*j +: SRW] = SRW'(wa / SB);
-      if (32'((wa + 1) % SB) == j) as_sh_addr[SRW*j +: SRW] = SRW'((wa + 1) / SB);
-    end
-    as_sh_we = '0;
-    as_sh_be = '0;
-    as_sh_wdata = '0;
-    for (int j = 0; j < SB; j++) begin
-      if (32'(wa % SB) == j) begin
-        as_sh_we[j] = 1'b1; as_sh_be[4*j +: 4] = 4'hF; as_sh_wdata[32*j +: 32] = as_new[31:0];
-      end
-      if (a64 && 32'((wa + 1) % SB) == j) begin
-        as_sh_we[j] = 1'b1; as_sh_be[4*j +: 4] = 4'hF; as_sh_wdata[32*j +: 32] = as_new[63:32];
-      end
-    end
-    as_oldc = as_old[31:0];
-    as_oldb = as_old[63:32];
-`ifdef TSM_MUTANTS
-    if (`TSM_MUT(12)) begin as_oldc = as_new[31:0]; as_oldb = as_new[63:32]; end
-`endif
-  end
-
-  // ---- the lane buffers A, B and C (docs/sm-rtl.md §2.9): a row (L lanes) or a lane is written at
-  // a time, or for buffer C a half-warp's shared-memory words. Each lane's flip-flops have their own
-  // enable and take the row word of their position, so a lane costs no multiplexer of its own. ----
-  logic [31:0]     bwe_a, bwe_b, bwe_c;  // the lanes written
-  logic [L*32-1:0] bw_a, bw_b, bw_c;     // the row's words: lane l takes word l % L
-  logic            bw_csh;               // C takes shd_word: lane l word l % 16
-  always_comb begin
-    bwe_a = '0; bwe_b = '0; bwe_c = '0; bw_a = '0; bw_b = '0; bw_c = '0; bw_csh = 1'b0;
-    unique case (st_q)
-      E_SHFL_CAP: begin
-        for (int l = 0; l < L; l++) begin
-          bwe_a[32'(group_q[GroupBits-1:0]) * L + l] = 1'b1;
-          bwe_b[32'(group_q[GroupBits-1:0]) * L + l] = 1'b1;
-          bwe_c[32'(group_q[GroupBits-1:0]) * L + l] = 1'b1;
-        end
-        bw_a = shfl_rowa; bw_b = shfl_rowb; bw_c = shfl_rowc;
-      end
-      E_LS_AG: begin
-        for (int l = 0; l < L; l++) begin
-          bwe_a[32'(group_q[GroupBits-1:0]) * L + l] = ag_wa[l];
-          bwe_b[32'(group_q[GroupBits-1:0]) * L + l] = ag_wb[l];
-        end
-        bw_a = ag_rowa; bw_b = ag_rowb;
-      end
-      E_LS_SHDATA: begin
-        bwe_c = step_q[0] ? (members_q & 32'hFFFF_0000) : (members_q & 32'h0000_FFFF);
-        bw_csh = 1'b1;
-      end
-      E_AS_OP: begin
-        bwe_b[lane_q[4:0]] = 1'b1;
-        bwe_c[lane_q[4:0]] = 1'b1;
-        bw_b = {L{as_oldb}}; bw_c = {L{as_oldc}};
-      end
-      default: ;
-    endcase
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      buf_a_q <= '0; buf_b_q <= '0; buf_c_q <= '0;
-    end else begin
-      for (int l = 0; l < 32; l++) begin
-        if (bwe_a[l]) buf_a_q[32*l +: 32] <= bw_a[32*(l % L) +: 32];
-        if (bwe_b[l]) buf_b_q[32*l +: 32] <= bw_b[32*(l % L) +: 32];
-        if (bwe_c[l]) buf_c_q[32*l +: 32] <= bw_csh ? shd_word[32*(l % 16) +: 32] : bw_c[32*(l % L) +: 32];
-      end
-    end
-  end
 
   // ---- barrier unit (rtl/sm/tsm_barrier.sv, docs/sm-rtl.md §2.8): the records of the blocks'
   // barriers; the arrival of the current warp (E_BAR_RD reads, E_BAR_UPD arrives) and, after a warp
@@ -1224,8 +1060,8 @@ module tsm_sm #(
     .slot_alloc_i(sla_we), .slot_alloc_atomic_i(sla_atom), .slot_alloc_wide_i(sla_w64), .slot_alloc_warp_i(warp_q),
     .slot_alloc_register_i(f_rd), .slot_alloc_registers_i(sla_n), .slot_alloc_size_i(sla_msz),
     .slot_alloc_seq_i(seq_q), .slot_alloc_pc_i(pc_q), .slot_alloc_active_i(act_c), .slot_alloc_exec_i(exec_q),
-    .slot_alloc_offsets_valid_i(sla_off), .slot_alloc_offsets_i(gl_off),
-    .slot_index_i(cslot_q), .slot_request_i(slc_inc), .slot_issued_i(sld_ret), .slot_atomic_i(sld_atom),
+    .slot_alloc_offsets_valid_i(sla_off), .slot_alloc_offsets_i(lsu_slot_offsets),
+    .slot_index_i(lsu_slot), .slot_request_i(slc_inc), .slot_issued_i(sld_ret), .slot_atomic_i(sld_atom),
     .slot_valid_o(mt_slot_valid), .slot_warp_o(mt_slot_warp), .slot_register_o(mt_slot_register),
     .slot_registers_o(mt_slot_registers), .id_busy_o(mt_id_busy),
     .resp_valid_i(mem_resp_valid_i && mem_resp_id_i < CcId), .resp_id_i(mem_resp_id_i[5:0]),
@@ -1261,14 +1097,12 @@ module tsm_sm #(
     table_pc_write = 1'b0; table_pc = npc_q; table_lanes_write = 1'b0; table_finish = 1'b0;
     table_store_issue = 1'b0; table_store_warp = warp_q;
     warp_d = warp_q; insn_d = insn_q; pc_d = pc_q; exec_d = exec_q; seq_d = seq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
-    npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; group_d = group_q; word_d = word_q; lane_d = lane_q; step_d = step_q;
+    npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; group_d = group_q; step_d = step_q;
     rel_pend_d = rel_pend_q; fin_d = fin_q;
     rel_blk_d = rel_blk_q; rel_id_d = rel_id_q; rel_val_d = rel_val_q; fin_id_d = fin_id_q;
     hi_d = hi_q; row_d = row_q;
     prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
-    walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; members_d = members_q; ballot_d = ballot_q; vres_d = vres_q;
-    lsp_d = lsp_q; lpend_d = lpend_q;
-    cslot_d = cslot_q; cslot_ok_d = cslot_ok_q;
+    walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; ballot_d = ballot_q; vres_d = vres_q;
     caddr_d = caddr_q;
     flt_d = flt_q; flt_kind_d = flt_kind_q; flt_warp_d = flt_warp_q; flt_pc_d = flt_pc_q;
     flt_addr_d = flt_addr_q; flt_lane_d = flt_lane_q;
@@ -1279,7 +1113,7 @@ module tsm_sm #(
     ic_miss = 1'b0; ic_read_pc = pc_q; cc_lookup = 1'b0; cc_clear = 1'b0; cc_miss = 1'b0; cc_fill = 1'b0;
     stk_clear = 1'b0;
     bar_block = '0; bar_id = '0; bar_clear = 1'b0; bar_arrive = 1'b0;
-    sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0; sh_step = 1'b0;
+    sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0; lsu_start = 1'b0;
     rq_valid = 1'b0; rq_id = '0; rq_kind = 2'd0; rq_addr = '0;
     rq_mask = '0; rq_data = '0; rq_atom = '0;
     ida_we = 1'b0; ida_store = 1'b0; ida_slot = '0; ida_k = '0; ida_lanes = '0; ida_addr = '0; ida_loc = 1'b0;
@@ -1447,8 +1281,6 @@ module tsm_sm #(
           nact_d = act_c;
           nlive_d = live_c;
           group_d = '0;
-          word_d = '0;
-          lane_d = '0;
           step_d = '0;
           rel_pend_d = 1'b0;
           fin_d = 1'b0;
@@ -1459,10 +1291,8 @@ module tsm_sm #(
             tsm_isa_pkg::UNIT_MEM: begin
               if (op == tsm_isa_pkg::OP_MEMBAR) st_d = E_RET;
               else begin
-                lsp_d = '0;
-                lpend_d = '0;
-                cslot_ok_d = 1'b0;
-                st_d = E_LS_RD;
+                lsu_start = 1'b1;
+                st_d = E_LSU;
               end
             end
             tsm_isa_pkg::UNIT_CTRL: st_d = ctl_quick ? E_IDLE : E_CT;  // quick: retired below; the next warp after the case
@@ -1674,7 +1504,6 @@ module tsm_sm #(
         st_d = E_VOTE_CALC;
       end
       E_VOTE_CALC: begin
-        members_d = vote_mem;
         ballot_d = vote_bal;
         vres_d = vote_res;
         st_d = (exec_q == '0) ? E_RET : E_VOTE_WB;
@@ -1812,205 +1641,42 @@ module tsm_sm #(
         end
       end
 
-      // ---- load/store unit: addresses, then shared lanes, then global/local/constant lanes ----
-      E_LS_RD: begin
-        if (32'(group_q) == G) begin
-          // Every row's addresses are in: shared lanes first, then the others.
-          group_d = '0;
-          step_d = '0;
-          lpend_d = shmask;
-          st_d = (is_atom || shmask != '0) ? E_LS_SH : E_LS_GL;
-          if (!is_atom && shmask == '0) lpend_d = glmask;
-        end else if (gexec == '0) begin
-          group_d = group_q + 1'b1;
-        end else begin
-          rf_raddr[0 +: RA] = rw_a;
-          rf_raddr[2*RA +: RA] = rw_a1;
-          rf_raddr[RA +: RA] = rw_dk;
-          st_d = E_LS_AG;
-        end
-      end
-      E_LS_AG: begin
-        // The lanes' spaces and addresses: the block above (ag_*).
-        lsp_d = ag_lsp;
-        if (ag_flt) begin
-          flt_kind_d = ag_kind; ef_src = EF_AG;
+      // ---- load/store unit (u_lsu): its requests go out through the engine's ports until it
+      // finishes (the instruction retires), parks the warp (a global atomic waits for its old
+      // values) or finds an address fault ----
+      E_LSU: begin
+        rf_raddr = lsu_read_rows;
+        rf_we = lsu_write_lanes;
+        rf_waddr = lsu_write_row;
+        rf_wdata = lsu_write_data;
+        eng_rf_busy = lsu_write_valid;
+        ev_valid = lsu_event_valid; ev_kind = lsu_event_kind; ev_reg = lsu_event_register; ev_group = lsu_event_group;
+        ev_lanes = lsu_event_lanes; ev_data = lsu_event_data; ev_addr = lsu_event_address; ev_mask = lsu_event_mask;
+        ev_wdata = lsu_event_store_data;
+        sh_we = lsu_bank_we; sh_be = lsu_bank_be; sh_addr = lsu_bank_addr; sh_wdata = lsu_bank_wdata;
+        rq_valid = lsu_req_valid; rq_id = lsu_req_id; rq_kind = lsu_req_kind; rq_addr = lsu_req_addr;
+        rq_mask = lsu_req_mask; rq_data = lsu_req_data; rq_atom = lsu_req_atom;
+        ida_we = lsu_id_alloc; ida_store = lsu_id_alloc_store; ida_slot = lsu_id_alloc_slot; ida_k = lsu_id_alloc_word;
+        ida_lanes = lsu_id_alloc_lanes; ida_addr = lsu_id_alloc_addr; ida_loc = lsu_id_alloc_local; ida_warp = warp_q;
+        sla_we = lsu_slot_alloc; sla_atom = lsu_slot_alloc_atomic; sla_w64 = lsu_slot_alloc_wide;
+        sla_n = lsu_slot_alloc_registers; sla_msz = lsu_slot_alloc_size; sla_off = lsu_slot_alloc_offsets_valid;
+        slc_inc = lsu_slot_request; sld_ret = lsu_slot_issued; sld_atom = lsu_slot_atomic;
+        table_load_issue = lsu_load_issue;
+        table_store_issue = lsu_store_issue;
+        perf_o[7] = lsu_perf_request;
+        perf_o[8] = lsu_perf_conflict;
+        perf_tx_o = lsu_perf_transactions;
+        if (lsu_fault) begin
+          flt_kind_d = lsu_fault_kind; ef_src = EF_AG;
           st_d = E_FAULT;
-        end else begin
-          group_d = group_q + 1'b1;
-          st_d = E_LS_RD;
-        end
-      end
-      E_LS_SH: begin
-        // Atomics go lane by lane; loads and stores a half-warp step at a time.
-        if (is_atom) begin
-          if (lpend_q != '0) st_d = E_AS_RD;
-          else begin
-            group_d = '0;
-            st_d = (shmask != '0) ? E_AS_WB : E_LS_GL;
-            lpend_d = glmask;
-            if (shmask == '0) st_d = (glmask != '0) ? E_AS_RD : E_RET;
-          end
-        end else begin
-          // One bank step of the half-warp (u_smem).
-          sh_step = 1'b1;
-          members_d = shs_members;
-          lpend_d = shs_lpend;
-          if ((sh_pend & ~sh_serve) != '0) perf_o[8] = 1'b1;  // a bank conflict costs a step
-          if (sh_pend == '0) begin
-            // This half-warp is done.
-            if (step_q[0]) begin
-              group_d = '0;
-              st_d = is_load ? E_LS_SHWB : E_LS_GL;
-              if (!is_load) lpend_d = glmask;
-            end else step_d = 32'd1;
-          end else if (!is_store) st_d = E_LS_SHDATA;
-        end
-      end
-      E_LS_SHDATA: begin
-        st_d = E_LS_SH;
-      end
-      E_LS_SHWB: begin
-        if (sh_rl != '0 && f_rd != 8'd255) begin
-          rf_we = sh_rl;
-          rf_waddr = rw_dk;
-          rf_wdata = shwb_data;
-          eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'(word_q); ev_group = group_q[GroupBits-1:0];
-          ev_lanes = sh_rl; ev_data = rf_wdata;
-        end
-        group_d = group_q + 1'b1;
-        if (32'(group_q) + 1 == G) begin
-          lpend_d = glmask;
-          st_d = E_LS_GL;
-        end
-      end
-      E_LS_GL: begin
-        // Global, local and constant lanes: one request per 16-byte line, lowest pending lane first
-        // (the block above: gl_*).
-        if (lpend_q == '0) st_d = E_LS_NEXT;
-        else if (is_load && !cslot_ok_q) begin
-          if (free_slot_ok) begin
-            cslot_d = free_slot;
-            cslot_ok_d = 1'b1;
-            sla_we = 1'b1; sla_n = nwords; sla_msz = msz; sla_off = 1'b1;
-            table_load_issue = 1'b1;
-          end else perf_o[7] = 1'b0;
-        end else begin
-          rq_valid = free_id_ok;
-          rq_id = IdBits'(free_id);
-          rq_kind = is_store ? 2'd1 : 2'd0;
-          rq_addr = gl_line;
-          rq_mask = gl_mask;  // reads name the bytes they need too, so the memory can check them
-          rq_data = gl_data;  // zero for a load
-          if (free_id_ok && rq_room) begin
-            ida_we = 1'b1; ida_store = is_store; ida_slot = 3'(cslot_q); ida_k = 2'(word_q); ida_lanes = gl_match;
-            ida_addr = gl_line; ida_loc = gl_local; ida_warp = warp_q;
-            lpend_d = lpend_q & ~gl_match;
-            perf_o[7] = 1'b1;
-            table_store_issue = is_store;
-            slc_inc = !is_store;
-            if (is_store && gl_global) begin
-              ev_valid = 1'b1; ev_kind = EV_STORE; ev_addr = gl_line; ev_mask = gl_mask; ev_wdata = gl_data;
-            end
-          end
-        end
-      end
-      E_LS_NEXT: begin
-        perf_tx_o = tx_q;
-        word_d = word_q + 6'd1;
-        group_d = '0;
-        if (32'(word_q) + 1 < 32'(nwords)) st_d = E_LS_RD;
-        else st_d = E_LS_DONE;
-      end
-      E_LS_DONE: begin
-        if (cslot_ok_q) sld_ret = 1'b1;
-        if (is_atom && cslot_ok_q) begin
-          // A global atomic retires when its old values are back (the response processor).
-          sld_atom = 1'b1;
+        end else if (lsu_park) begin
+          // A global atomic retires when its old values are back (the memory tracker).
           table_atomic_wait = 1'b1;
           table_pc_write = 1'b1;
           perf_o[0] = 1'b1;
           perf_lanes_o = popc_exec;
           st_d = E_IDLE;
-        end else st_d = E_RET;
-      end
-
-      // ---- atomics, a lane at a time: operands, then shared read-modify-write or a request ----
-      E_AS_RD: begin
-        lane_d = ctz_pend;
-        rf_raddr[RA +: RA] = rw_asb;
-        rf_raddr[2*RA +: RA] = rw_asc;
-        st_d = E_AS_RD2;
-      end
-      E_AS_RD2: begin
-        hi_d[31:0] = as_b;
-        hi_d[63:32] = as_c;
-        rf_raddr[RA +: RA] = rw_lnb1;
-        rf_raddr[2*RA +: RA] = rw_lnc1;
-        st_d = E_AS_MEM;
-      end
-      E_AS_MEM: begin
-        hi_d[95:64] = a64 ? as_bhi : 32'd0;
-        hi_d[127:96] = a64 ? as_chi : 32'd0;
-        if (as_shared) begin
-          sh_addr = as_sh_addr;
-          st_d = E_AS_OP;
-        end else st_d = E_AT_SEND;
-      end
-      E_AS_OP: begin
-        sh_addr = as_sh_addr;
-        sh_we = as_sh_we;
-        sh_be = as_sh_be;
-        sh_wdata = as_sh_wdata;
-        lpend_d = lpend_q & ~(32'd1 << lane_q);
-        st_d = E_LS_SH;
-      end
-      E_AS_WB: begin
-        // Old values of the shared lanes: rd (word_q = 0), then rd+1 for 64-bit types (word_q = 1).
-        if (sh_rl != '0 && f_rd != 8'd255) begin
-          rf_we = sh_rl;
-          rf_waddr = rw_dk;
-          rf_wdata = word_q == '0 ? grow_c : grow_b;
-          eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'(word_q); ev_group = group_q[GroupBits-1:0];
-          ev_lanes = sh_rl; ev_data = rf_wdata;
-        end
-        if (a64 && word_q == '0) word_d = 6'd1;
-        else begin
-          word_d = '0;
-          group_d = group_q + 1'b1;
-          if (32'(group_q) + 1 == G) begin
-            group_d = '0;
-            lpend_d = glmask;
-            st_d = (glmask != '0) ? E_AS_RD : E_RET;
-          end
-        end
-      end
-      E_AT_SEND: begin
-        if (!cslot_ok_q) begin
-          if (free_slot_ok) begin
-            cslot_d = free_slot;
-            cslot_ok_d = 1'b1;
-            sla_we = 1'b1; sla_atom = 1'b1; sla_w64 = a64; sla_n = a64 ? 3'd2 : 3'd1; sla_msz = tsm_isa_pkg::MSZ_32;
-            table_load_issue = 1'b1;
-          end
-        end else begin
-          rq_valid = free_id_ok;
-          rq_id = IdBits'(free_id);
-          rq_kind = 2'd2;
-          rq_addr = ba_word;
-          rq_data = {hi_q[127:96], hi_q[63:32], hi_q[95:64], hi_q[31:0]};
-          rq_atom = {is_cas, atype_w, is_cas ? 4'd0 : aop_w};
-          if (free_id_ok && rq_room) begin
-            ida_we = 1'b1; ida_store = 1'b0; ida_slot = 3'(cslot_q); ida_k = 2'd0; ida_lanes = 32'd1 << lane_q;
-            ida_addr = ba_word; ida_loc = 1'b0; ida_warp = warp_q;
-            slc_inc = 1'b1;
-            lpend_d = lpend_q & ~(32'd1 << lane_q);
-            perf_o[7] = 1'b1;
-            st_d = ((lpend_q & ~(32'd1 << lane_q)) == '0) ? E_LS_DONE : E_AS_RD;
-          end
-        end
+        end else if (lsu_finish) st_d = E_RET;
       end
 
       // ---- retire and warp end ----
@@ -2069,7 +1735,7 @@ module tsm_sm #(
         flt_warp_d = 32'(warp_q); flt_pc_d = pc_q; flt_addr_d = '0; flt_lane_d = 32'(ctz_exec);
       end
       EF_AG: begin
-        flt_warp_d = 32'(warp_q); flt_pc_d = pc_q; flt_addr_d = ag_addr; flt_lane_d = 32'(ag_lane);
+        flt_warp_d = 32'(warp_q); flt_pc_d = pc_q; flt_addr_d = lsu_fault_address; flt_lane_d = 32'(lsu_fault_lane);
       end
       EF_DEADLOCK: begin
         flt_warp_d = 32'hFFFF_FFFF; flt_pc_d = 32'hFFFF_FFFF; flt_addr_d = '0; flt_lane_d = 32'hFFFF_FFFF;
@@ -2202,6 +1868,7 @@ module tsm_sm #(
   logic [31:0]   dbg_active;         // ... the warp's active lanes
   logic [31:0]   dbg_exec;           // ... lanes whose guard holds (valid at issue)
   logic [6:0]    dbg_engine;         // the issue engine's state (estate_e)
+  logic [3:0]    dbg_lsu;            // the load/store unit's state (tsm_lsu's lsu_state_e)
   logic          dbg_stall_sb, dbg_stall_bar, dbg_stall_fetch;  // why nothing issues (COUNTER 5, 6, 7)
   logic          dbg_bar_arrive;     // the current warp arrives at barrier dbg_bar_id ...
   logic [3:0]    dbg_bar_id;
@@ -2221,6 +1888,7 @@ module tsm_sm #(
   assign dbg_active = act_c;
   assign dbg_exec = dexec;
   assign dbg_engine = st_q;
+  assign dbg_lsu = lsu_state;
   assign dbg_stall_sb = perf_o[4];
   assign dbg_stall_bar = perf_o[5];
   assign dbg_stall_fetch = perf_o[6];
@@ -2269,14 +1937,12 @@ module tsm_sm #(
       st_q <= E_IDLE; running_q <= 1'b0;
       pred_q <= '0;
       warp_q <= '0; insn_q <= '0; pc_q <= '0; exec_q <= '0; seq_q <= '0; bconst_q <= '0; bconst_hi_q <= '0;
-      npc_q <= '0; nact_q <= '0; nlive_q <= '0; group_q <= '0; word_q <= '0; lane_q <= '0; step_q <= '0;
+      npc_q <= '0; nact_q <= '0; nlive_q <= '0; group_q <= '0; step_q <= '0;
       rel_pend_q <= 1'b0; fin_q <= 1'b0;
       rel_blk_q <= '0; rel_id_q <= '0; rel_val_q <= '0; fin_id_q <= '0;
       hi_q <= '0; row_q <= '0;
       prow_q <= '0; pwe1_q <= '0; pwe2_q <= '0;
-      walk_q <= '0; clock_q <= '0; sclk_q <= '0; members_q <= '0; ballot_q <= '0; vres_q <= 1'b0;
-      lsp_q <= '0; lpend_q <= '0;
-      cslot_q <= '0; cslot_ok_q <= 1'b0;
+      walk_q <= '0; clock_q <= '0; sclk_q <= '0; ballot_q <= '0; vres_q <= 1'b0;
       caddr_q <= '0;
       flt_q <= 1'b0; flt_kind_q <= '0; flt_warp_none_q <= 1'b0; flt_warp_n_q <= '0; flt_pc_q <= '0; flt_addr_q <= '0;
       flt_lane_none_q <= 1'b0; flt_lane_n_q <= '0;
@@ -2288,14 +1954,12 @@ module tsm_sm #(
       st_q <= st_d; running_q <= running_d;
       pred_q <= pred_d;
       warp_q <= warp_d; insn_q <= insn_d; pc_q <= pc_d; exec_q <= exec_d; seq_q <= seq_d; bconst_q <= bconst_d; bconst_hi_q <= bconst_hi_d;
-      npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; group_q <= group_d; word_q <= word_d; lane_q <= lane_d; step_q <= step_d;
+      npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; group_q <= group_d; step_q <= step_d;
       rel_pend_q <= rel_pend_d; fin_q <= fin_d;
       rel_blk_q <= rel_blk_d; rel_id_q <= rel_id_d; rel_val_q <= rel_val_d; fin_id_q <= fin_id_d;
       hi_q <= hi_d; row_q <= row_d;
       prow_q <= prow_d; pwe1_q <= pwe1_d; pwe2_q <= pwe2_d;
-      walk_q <= walk_d; clock_q <= clock_d; sclk_q <= sclk_d; members_q <= members_d; ballot_q <= ballot_d; vres_q <= vres_d;
-      lsp_q <= lsp_d; lpend_q <= lpend_d;
-      cslot_q <= cslot_d; cslot_ok_q <= cslot_ok_d;
+      walk_q <= walk_d; clock_q <= clock_d; sclk_q <= sclk_d; ballot_q <= ballot_d; vres_q <= vres_d;
       caddr_q <= caddr_d;
       flt_q <= flt_d; flt_kind_q <= flt_kind_d; flt_pc_q <= flt_pc_d; flt_addr_q <= flt_addr_d;
       flt_warp_none_q <= flt_warp_d[31]; flt_warp_n_q <= flt_warp_d[WW-1:0];

@@ -4,7 +4,8 @@ scopes a trace holds.
 
 The filters come from the single sources of truth: opcodes from isa/isa.toml, unit names from the
 ISA generator's unit order (the same order tsm_isa_pkg's UNIT_* constants take), warp and engine
-states from the enums dbg_wstate_e and estate_e in rtl/sm/tsm_sm.sv.
+states from the enums dbg_wstate_e and estate_e in rtl/sm/tsm_sm.sv, the load/store unit's states
+from lsu_state_e in rtl/sm/tsm_lsu.sv.
 """
 import os
 import pathlib
@@ -29,6 +30,7 @@ SM_GROUPS = [
         ("dbg_active", "hex", None, "the warp's active lanes"),
         ("dbg_exec", "hex", None, "lanes whose guard holds (at issue)"),
         ("dbg_engine", "filter", "engine_states", "the issue engine's state"),
+        ("dbg_lsu", "filter", "lsu_states", "the load/store unit's state (the engine waits in LSU)"),
     ]),
     ("stalls", [
         ("dbg_stall_sb", "bin", None, "no warp issues: one waits on the scoreboard"),
@@ -52,7 +54,9 @@ WARP_SIGNALS = [
     ("pc", "dec", None, "its PC"),
     ("active", "hex", None, "its active lanes"),
 ]
-FILTERS = ("opcodes", "units", "warp_states", "engine_states")
+FILTERS = ("opcodes", "units", "warp_states", "engine_states", "lsu_states")
+# The states of the units the engine waits on: filter name, the unit's file beside tsm_sm.sv, its enum.
+UNIT_STATES = [("lsu_states", "tsm_lsu.sv", "lsu_state_e")]
 
 
 def sv_enum(text, type_name):
@@ -76,13 +80,14 @@ def sv_width(text, pattern):
 
 
 def filter_tables(toml_path, sm_sv_path):
-    """name -> ({value: label}, bits of the signal it is for) for every translate filter."""
+    """name -> ({value: label}, bits of the signal it is for) for every translate filter. The units' state
+    enums (UNIT_STATES) are read from their files beside the SM's."""
     with open(toml_path, "rb") as f:
         table = tomllib.load(f)
     sm = re.sub(r"//[^\n]*", "", pathlib.Path(sm_sv_path).read_text())
     opcodes = {int(i["opcode"]): i["mnemonic"] for i in table["insn"]}
     op_bits = int(table["fields"]["op"]["width"])
-    return {
+    tables = {
         "opcodes": (opcodes, op_bits),
         "units": (dict(enumerate(gen_isa.UNITS)), sv_width(sm, r"\bdbg_unit\s*;")),
         "warp_states": ({v: n.removeprefix("WS_") for v, n in enumerate(sv_enum(sm, "dbg_wstate_e"))},
@@ -90,6 +95,11 @@ def filter_tables(toml_path, sm_sv_path):
         "engine_states": ({v: n.removeprefix("E_") for v, n in enumerate(sv_enum(sm, "estate_e"))},
                           sv_width(sm, r"\bestate_e\s*;")),
     }
+    for name, file, enum in UNIT_STATES:
+        unit = re.sub(r"//[^\n]*", "", pathlib.Path(sm_sv_path).with_name(file).read_text())
+        tables[name] = ({v: n.removeprefix("S_") for v, n in enumerate(sv_enum(unit, enum))},
+                        sv_width(unit, r"\b" + enum + r"\s*;"))
+    return tables
 
 
 def write_filters(out_dir, toml_path=ROOT / "isa" / "isa.toml", sm_sv_path=ROOT / "rtl" / "sm" / "tsm_sm.sv"):
