@@ -1,21 +1,21 @@
 // One streaming multiprocessor: the engine (docs/sm-rtl.md §2.0) -- the state machine that takes a
 // warp instruction from selection through fetch, the constant operand and issue to retirement, and
-// runs the rows of the instructions no unit runs alone (non-streaming SP and DP rows, S2R, VOTE,
-// SHFL, branches, barriers, a warp's end) -- with a commit port for lockstep; and the units it
-// instantiates: the warp table (tsm_warp_table) and scheduler (tsm_warp_sched), decode (tsm_decode),
-// the scoreboard (tsm_scoreboard), issue control (tsm_issue), the register file (tsm_regfile), the
-// SP lanes and pipe (tsm_sp_group, tsm_sp_pipe), the SFU pipe (tsm_sfu_pipe), the DP pipe
-// (tsm_dp_pipe), the warp ops (tsm_warp_ops), the branch unit (tsm_branch) and reconvergence stack
-// (tsm_simt_stack), the barrier records and release walk (tsm_barrier, tsm_barrier_release), the
-// shared memory (tsm_smem), the load/store unit (tsm_lsu), the memory tracker (tsm_mem_tracker),
-// block dispatch (tsm_block_dispatch), the write-back and commit arbiter (tsm_writeback), the
-// instruction cache (tsm_fetch), the constant cache (tsm_const_cache) and the outgoing request
-// queue (tsm_fifo). Theory of operation: docs/sm-rtl.md.
+// runs the rows of the non-streaming SP and DP instructions, branches, barriers and a warp's end,
+// waiting while a unit runs the rest (the warp-op pipe, the load/store unit) -- with a commit port
+// for lockstep; and the units it instantiates: the warp table (tsm_warp_table) and scheduler
+// (tsm_warp_sched), decode (tsm_decode), the scoreboard (tsm_scoreboard), issue control
+// (tsm_issue), the register file (tsm_regfile), the SP lanes and pipe (tsm_sp_group, tsm_sp_pipe),
+// the SFU pipe (tsm_sfu_pipe), the DP pipe (tsm_dp_pipe), the warp-op pipe (tsm_warp_ops_pipe), the
+// branch unit (tsm_branch) and reconvergence stack (tsm_simt_stack), the barrier records and
+// release walk (tsm_barrier, tsm_barrier_release), the shared memory (tsm_smem), the load/store
+// unit (tsm_lsu), the memory tracker (tsm_mem_tracker), block dispatch (tsm_block_dispatch), the
+// write-back and commit arbiter (tsm_writeback), the instruction cache (tsm_fetch), the constant
+// cache (tsm_const_cache) and the outgoing request queue (tsm_fifo). Theory of operation:
+// docs/sm-rtl.md.
 //
 // Why this file is still over 700 lines: it is the engine being taken apart into units, one
 // cycle-neutral step at a time; docs/sm-rtl.md §2 lists what is still to come out of it (the
-// sequencing of the non-streaming SP and DP rows, the warp ops' rows, fetch and the constant
-// operand).
+// sequencing of the non-streaming SP and DP rows, fetch and the constant operand).
 module tsm_sm #(
   /// Directory of the SFU ROM images, with a trailing '/'.
   parameter HexDir = "",
@@ -171,8 +171,7 @@ module tsm_sm #(
     E_SP_HI, E_SP_HI2, E_SP_RD, E_SP_EX, E_SP_WB, E_SP_WB2, E_SP_P1, E_SP_P2,
     E_SFU_RD, E_SFU_GO,
     E_DP_RD, E_DP_HI, E_DP_HI2, E_DP_EX, E_DP_WB, E_DP_WB2,
-    E_S2R, E_VOTE_RD, E_VOTE_CALC, E_VOTE_WB, E_VOTE_WP,
-    E_SHFL_RD, E_SHFL_CAP, E_SHFL_WB, E_SHFL_WP,
+    E_WARP_OP,
     E_CT, E_STK,
     E_BAR_RD, E_BAR_UPD, E_REL,
     E_LSU,
@@ -220,11 +219,7 @@ module tsm_sm #(
   logic [L*32-1:0] hi_q, hi_d;           // the high words of a 64-bit SP operand, one word a lane
   logic [L*32-1:0] row_q, row_d;
   logic [L*8-1:0]  prow_q, prow_d;       // predicates after an SP row, for the PRED events
-  logic [L-1:0]    pwe1_q, pwe1_d, pwe2_q, pwe2_d;
-  logic [3*DW-1:0] walk_q, walk_d;       // thread coordinates walker
-  logic [63:0]    clock_q, clock_d, sclk_q, sclk_d;
-  logic [31:0]    ballot_q, ballot_d;
-  logic           vres_q, vres_d;
+  logic [63:0]    clock_q, clock_d;      // clocks since the launch (S2R SR_CLOCK)
 
   // Caches.
   // Constant-cache tags live in a memory ({valid, line address}); a launch starts by clearing them.
@@ -328,6 +323,23 @@ module tsm_sm #(
   logic [L*32-1:0]      lsu_borrow_b, lsu_borrow_c;
   logic [31:0]          lsu_lane_a;
   logic [32*32-1:0]     lsu_buffer_a;
+  // The warp-op pipe's requests and results (u_warp_ops_pipe, below).
+  logic                 warp_op_start, warp_op_finish;
+  logic [3:0]           warp_op_state;
+  logic [3*RA-1:0]      warp_op_read_rows;
+  logic                 warp_op_write_valid;
+  logic [L-1:0]         warp_op_write_lanes;
+  logic [RA-1:0]        warp_op_write_row;
+  logic [L*32-1:0]      warp_op_write_data;
+  logic                 warp_op_event_valid;
+  logic [2:0]           warp_op_event_kind;
+  logic [7:0]           warp_op_event_register;
+  logic [GroupBits-1:0] warp_op_event_group, warp_op_row;
+  logic [L-1:0]         warp_op_event_lanes, warp_op_predicate_lanes, warp_op_predicate_values;
+  logic [L*32-1:0]      warp_op_event_data;
+  logic                 warp_op_borrow_write, warp_op_borrow_read;
+  logic [L*32-1:0]      warp_op_borrow_a, warp_op_borrow_b, warp_op_borrow_c;
+  logic [4:0]           warp_op_borrow_lane;
   // ---- helpers --------------------------------------------------------------------------------------
   function automatic logic [RA-1:0] rowof(input logic [RA-1:0] base, input logic [7:0] r, input logic [GroupBits:0] g);
     rowof = base + RA'(({{(RA > 8 ? RA - 8 : 0){1'b0}}, r}) << GW) + RA'(g);
@@ -717,7 +729,7 @@ module tsm_sm #(
   );
 
   // ---- register-file rows the states read and write ----
-  logic [RA-1:0] rw_a, rw_b, rw_c, rw_d, rw_a1, rw_b1, rw_c1, rw_d1, rw_hi, rw_vb;
+  logic [RA-1:0] rw_a, rw_b, rw_c, rw_d, rw_a1, rw_b1, rw_c1, rw_d1, rw_hi;
   logic [RA-1:0] st_ra;                        // E_SFU_RD: the row of operand A read (cnt)
   always_comb begin
     st_ra = rowof(base_c, f_ra, (GroupBits + 1)'(step_q));
@@ -730,7 +742,6 @@ module tsm_sm #(
     rw_c1 = rowof(base_c, f_rc + 8'd1, group_q);
     rw_d1 = rowof(base_c, f_rd + 8'd1, group_q);
     rw_hi = rowof(base_c, op == tsm_isa_pkg::OP_IMAD ? f_rc + 8'd1 : f_ra + 8'd1, group_q);
-    rw_vb = rowof(base_c, f_rb, (GroupBits + 1)'(32'(ctz_exec) / L));
   end
 
   // ---- SP operands: row data of ports A, B, C; B replaced by the constant or immediate; the SP
@@ -777,54 +788,31 @@ module tsm_sm #(
   );
 
 
-  // ---- warp ops (rtl/sm/tsm_warp_ops.sv, docs/sm-rtl.md §2.10): S2R's special registers of the
-  // row's lanes, VOTE's ballot and result, SHFL's source lanes; the operands are read here ----
-  logic [L*32-1:0] s2r_data;
-  logic [3*DW-1:0] s2r_walk;
-  logic [31:0]     vote_mem, vote_bal, vote_pred;
-  logic            vote_res;
-  logic [L*32-1:0] shfl_rowa, shfl_rowb, shfl_rowc;  // the row's A, B and C (E_SHFL_CAP)
-  logic [L*32-1:0] shfl_data;
-  logic [L*5-1:0]  shfl_src;                         // each lane's source lane
-  logic [L-1:0]    shfl_ok;
-  // VOTE's membership mask: operand B of the first executing lane.
-  always_comb begin
-    logic [31:0] b;
-    b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*(32'(ctz_exec) % L) +: 32];
-    if (b_const_w) b = bconst_q;
-    if (b_imm_w) b = imm_b;
-    vote_mem = exec_q & b;
-    for (int l = 0; l < 32; l++) vote_pred[l] = wp_s[l] ^ psn_w;
-  end
-  // SHFL's operands, row by row.
-  always_comb begin
-    logic [31:0] b;
-    for (int l = 0; l < L; l++) begin
-      b = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
-      if (b_const_w) b = bconst_q;
-      if (b_imm_w) b = imm_b;
-      shfl_rowa[32*l +: 32] = (f_ra == 8'd255) ? 32'd0 : rf_rdata[32*l +: 32];
-      shfl_rowb[32*l +: 32] = b;
-      shfl_rowc[32*l +: 32] = (f_rc == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
-    end
-  end
-  tsm_warp_ops #(.Lanes(L), .RowBits(GroupBits), .Warps(W), .WarpBits(WW), .DimBits(DW)) u_warp_ops (
-    .row_i(group_q[GroupBits-1:0]),
-    .s2r_register_i(sreg_w), .s2r_thread_i(walk_q), .s2r_clock_i(sclk_q), .s2r_warp_i(warp_q),
-    .s2r_sm_i(sm_id_i), .s2r_sms_i(num_sms_i), .s2r_block_dim_i({block_z_i, block_y_i, block_x_i}),
-    .s2r_block_index_i(bd_ctaid[48*blk_c +: 48]), .s2r_grid_dim_i({grid_z_i, grid_y_i, grid_x_i}),
-    .s2r_data_o(s2r_data), .s2r_next_thread_o(s2r_walk),
-    .vote_mode_i(vote_w), .vote_lanes_i(vote_mem), .vote_predicates_i(vote_pred),
-    .vote_ballot_o(vote_bal), .vote_result_o(vote_res),
-    .shfl_mode_i(shfl_w), .shfl_b_i(lsu_borrow_b), .shfl_c_i(lsu_borrow_c), .shfl_source_o(shfl_src), .shfl_in_range_o(shfl_ok)
+  // ---- warp-op pipe (rtl/sm/tsm_warp_ops_pipe.sv, docs/sm-rtl.md §2.10): S2R, VOTE and SHFL row by
+  // row around their arithmetic (tsm_warp_ops), while the engine is in E_WARP_OP; SHFL gathers its
+  // operands in the load/store unit's lane buffers ----
+  logic [31:0] source_predicates;  // each lane's predicate operand, negation applied (VOTE, BAR.RED)
+  always_comb for (int l = 0; l < 32; l++) source_predicates[l] = wp_s[l] ^ psn_w;
+  tsm_warp_ops_pipe #(
+    .Lanes(L), .Rows(G), .RowBits(GroupBits), .Warps(W), .WarpBits(WW), .DimBits(DW), .RegisterRowBits(RA)
+  ) u_warp_ops_pipe (
+    .clk_i, .rst_ni, .start_i(warp_op_start), .finish_o(warp_op_finish), .opcode_i(op), .ra_i(f_ra), .rb_i(f_rb),
+    .rc_i(f_rc), .rd_i(f_rd), .predicate_i(pd2_w), .special_register_i(sreg_w), .vote_mode_i(vote_w),
+    .shfl_mode_i(shfl_w), .b_const_i(b_const_w), .b_word_i(bconst_q), .b_immediate_i(b_imm_w),
+    .b_immediate_value_i(imm_b), .exec_i(exec_q), .source_predicates_i(source_predicates), .warp_i(warp_q),
+    .base_i(base_c), .thread_i(warp_thread[3*DW*warp_q +: 3*DW]), .clock_i(clock_q), .sm_i(sm_id_i),
+    .sms_i(num_sms_i), .block_dim_i({block_z_i, block_y_i, block_x_i}), .block_index_i(bd_ctaid[48*blk_c +: 48]),
+    .grid_dim_i({grid_z_i, grid_y_i, grid_x_i}),
+    .read_rows_o(warp_op_read_rows), .read_data_i(rf_rdata), .write_valid_o(warp_op_write_valid),
+    .write_lanes_o(warp_op_write_lanes), .write_row_o(warp_op_write_row), .write_data_o(warp_op_write_data),
+    .event_valid_o(warp_op_event_valid), .event_kind_o(warp_op_event_kind), .event_register_o(warp_op_event_register),
+    .event_group_o(warp_op_event_group), .event_lanes_o(warp_op_event_lanes), .event_data_o(warp_op_event_data),
+    .row_o(warp_op_row), .predicate_lanes_o(warp_op_predicate_lanes), .predicate_values_o(warp_op_predicate_values),
+    .borrow_write_o(warp_op_borrow_write), .borrow_a_o(warp_op_borrow_a), .borrow_b_o(warp_op_borrow_b),
+    .borrow_c_o(warp_op_borrow_c), .borrow_b_i(lsu_borrow_b), .borrow_c_i(lsu_borrow_c),
+    .borrow_read_o(warp_op_borrow_read), .borrow_lane_o(warp_op_borrow_lane), .lane_a_i(lsu_lane_a),
+    .buffer_a_i(lsu_buffer_a), .state_o(warp_op_state)
   );
-
-  // SHFL's sources from lane buffer A: lane 0 of the row through the buffer's shared read port
-  // (tsm_lsu), the row's other lanes on their own.
-  always_comb begin
-    shfl_data[0 +: 32] = lsu_lane_a;
-    for (int l = 1; l < L; l++) shfl_data[32*l +: 32] = lsu_buffer_a[32*shfl_src[5*l +: 5] +: 32];
-  end
 
   // ---- predicates: the updates of the row's executing lanes, and the current warp's write-back ----
   // Which predicate of each lane a state writes (pu_we) and the value (pu_val); DSETP's predicate
@@ -833,6 +821,11 @@ module tsm_sm #(
   logic [L*7-1:0] pu_we, pu_val;
   /* verilator tracing_on */
   logic [L*8-1:0] dsetp_prow;
+  // The row written and its lanes: the warp-op pipe's (E_WARP_OP), else the engine's row group_q.
+  logic [GroupBits-1:0] predicate_row;
+  logic [L-1:0]         predicate_lanes;
+  assign predicate_row = st_q == E_WARP_OP ? warp_op_row : group_q[GroupBits-1:0];
+  assign predicate_lanes = st_q == E_WARP_OP ? warp_op_predicate_lanes : gexec;
   always_comb begin
     logic         sv, t, vd, vq;
     logic [L-1:0] wp_srow;  // the row's lanes' source predicates
@@ -855,23 +848,22 @@ module tsm_sm #(
       end
       for (int pp = 0; pp < 7; pp++) begin
         unique case (st_q)
+          E_WARP_OP: if (32'(pd2_w) == pp) begin pu_we[7*l + pp] = 1'b1; pu_val[7*l + pp] = warp_op_predicate_values[l]; end
           E_SP_WB: begin pu_we[7*l + pp] = sp_pwe_o[8*l + pp]; pu_val[7*l + pp] = sp_preds_o[8*l + pp]; end
           E_DP_WB: begin
             if (op == tsm_isa_pkg::OP_DSETP && 32'(pd_w) == pp) begin pu_we[7*l + pp] = 1'b1; pu_val[7*l + pp] = vd; end
             if (op == tsm_isa_pkg::OP_DSETP && 32'(pq_w) == pp) begin pu_we[7*l + pp] = 1'b1; pu_val[7*l + pp] = vq; end
           end
-          E_VOTE_WP: if (32'(pd2_w) == pp) begin pu_we[7*l + pp] = 1'b1; pu_val[7*l + pp] = vres_q; end
-          E_SHFL_WP: if (32'(pd2_w) == pp) begin pu_we[7*l + pp] = 1'b1; pu_val[7*l + pp] = shfl_ok[l]; end
           default: ;
         endcase
       end
-      if (!gexec[l]) pu_we[7*l +: 7] = '0;
+      if (!predicate_lanes[l]) pu_we[7*l +: 7] = '0;
     end
     wp_d = wp_c;
     for (int l = 0; l < L; l++)
       for (int gg = 0; gg < G; gg++)
         for (int pp = 0; pp < 7; pp++)
-          wp_d[(gg*L + l)*7 + pp] = (32'(group_q[GroupBits-1:0]) == gg && pu_we[7*l + pp]) ? pu_val[7*l + pp] : wp_d[(gg*L + l)*7 + pp];
+          wp_d[(gg*L + l)*7 + pp] = (32'(predicate_row) == gg && pu_we[7*l + pp]) ? pu_val[7*l + pp] : wp_d[(gg*L + l)*7 + pp];
     // The current warp's predicates go back with constant indices (see §2.11 of docs/sm-rtl.md).
     pred_d = pred_q;
     for (int w = 0; w < W; w++) if (32'(warp_q) == w) pred_d[32*7*w +: 32*7] = wp_d;
@@ -944,9 +936,9 @@ module tsm_sm #(
     .slot_issued_o(lsu_slot_issued), .slot_atomic_o(lsu_slot_atomic),
     .load_issue_o(lsu_load_issue), .store_issue_o(lsu_store_issue), .perf_request_o(lsu_perf_request),
     .perf_conflict_o(lsu_perf_conflict), .perf_transactions_o(lsu_perf_transactions),
-    .borrow_write_i(st_q == E_SHFL_CAP), .borrow_row_i(group_q[GroupBits-1:0]), .borrow_a_i(shfl_rowa),
-    .borrow_b_i(shfl_rowb), .borrow_c_i(shfl_rowc), .borrow_b_o(lsu_borrow_b), .borrow_c_o(lsu_borrow_c),
-    .borrow_read_i(st_q == E_SHFL_WB || st_q == E_SHFL_WP), .borrow_lane_i(shfl_src[4:0]), .lane_a_o(lsu_lane_a),
+    .borrow_write_i(warp_op_borrow_write), .borrow_row_i(warp_op_row), .borrow_a_i(warp_op_borrow_a),
+    .borrow_b_i(warp_op_borrow_b), .borrow_c_i(warp_op_borrow_c), .borrow_b_o(lsu_borrow_b), .borrow_c_o(lsu_borrow_c),
+    .borrow_read_i(warp_op_borrow_read), .borrow_lane_i(warp_op_borrow_lane), .lane_a_o(lsu_lane_a),
     .buffer_a_o(lsu_buffer_a), .state_o(lsu_state)
   );
 
@@ -1084,12 +1076,7 @@ module tsm_sm #(
   // ===================================================================================================
   logic          eng_rf_busy;
   always_comb begin
-    // Writes into per-warp, per-slot, per-ID and per-lane vectors loop over the elements with a
-    // constant index and compare it with the variable one: Yosys expands a write through a variable
-    // index over the whole vector (docs/sm-rtl.md §2.11). One loop variable serves every loop, and
-    // the block declares no other variable: each would be held in every state (see above).
-    int unsigned i_;
-    i_ = 0;
+    // The block declares no variable: each would be held in every state (docs/sm-rtl.md §2.11).
     // ---- defaults: hold every register ----
     st_d = st_q; running_d = running_q;
     table_place = 1'b0; table_issue = 1'b0; table_scoreboard_wait = 1'b0; table_sfu_wait = 1'b0; table_sfu_issue = 1'b0;
@@ -1101,8 +1088,8 @@ module tsm_sm #(
     rel_pend_d = rel_pend_q; fin_d = fin_q;
     rel_blk_d = rel_blk_q; rel_id_d = rel_id_q; rel_val_d = rel_val_q; fin_id_d = fin_id_q;
     hi_d = hi_q; row_d = row_q;
-    prow_d = prow_q; pwe1_d = pwe1_q; pwe2_d = pwe2_q;
-    walk_d = walk_q; clock_d = clock_q + 64'd1; sclk_d = sclk_q; ballot_d = ballot_q; vres_d = vres_q;
+    prow_d = prow_q;
+    clock_d = clock_q + 64'd1;
     caddr_d = caddr_q;
     flt_d = flt_q; flt_kind_d = flt_kind_q; flt_warp_d = flt_warp_q; flt_pc_d = flt_pc_q;
     flt_addr_d = flt_addr_q; flt_lane_d = flt_lane_q;
@@ -1113,7 +1100,7 @@ module tsm_sm #(
     ic_miss = 1'b0; ic_read_pc = pc_q; cc_lookup = 1'b0; cc_clear = 1'b0; cc_miss = 1'b0; cc_fill = 1'b0;
     stk_clear = 1'b0;
     bar_block = '0; bar_id = '0; bar_clear = 1'b0; bar_arrive = 1'b0;
-    sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0; lsu_start = 1'b0;
+    sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0; lsu_start = 1'b0; warp_op_start = 1'b0;
     rq_valid = 1'b0; rq_id = '0; rq_kind = 2'd0; rq_addr = '0;
     rq_mask = '0; rq_data = '0; rq_atom = '0;
     ida_we = 1'b0; ida_store = 1'b0; ida_slot = '0; ida_k = '0; ida_lanes = '0; ida_addr = '0; ida_loc = 1'b0;
@@ -1284,8 +1271,6 @@ module tsm_sm #(
           step_d = '0;
           rel_pend_d = 1'b0;
           fin_d = 1'b0;
-          walk_d = warp_thread[3*DW*warp_q +: 3*DW];
-          sclk_d = clock_q;  // S2R SR_CLOCK: one value for the whole warp instruction
           unique case (unit_w)
             tsm_isa_pkg::UNIT_SFU: st_d = E_SFU_RD;
             tsm_isa_pkg::UNIT_MEM: begin
@@ -1299,9 +1284,10 @@ module tsm_sm #(
             tsm_isa_pkg::UNIT_SYNC: st_d = E_BAR_RD;
             default: begin
               if (dp_insn) st_d = E_DP_RD;
-              else if (op == tsm_isa_pkg::OP_S2R) st_d = E_S2R;
-              else if (op == tsm_isa_pkg::OP_VOTE) st_d = E_VOTE_RD;
-              else if (op == tsm_isa_pkg::OP_SHFL) st_d = E_SHFL_RD;
+              else if (op == tsm_isa_pkg::OP_S2R || op == tsm_isa_pkg::OP_VOTE || op == tsm_isa_pkg::OP_SHFL) begin
+                warp_op_start = 1'b1;
+                st_d = E_WARP_OP;
+              end
               else if (wide_w) st_d = E_SP_HI;
               else if (sp_stream) st_d = E_IDLE;  // handed to the back end (sp_pipe_hand); the next warp: after the case
               else st_d = E_SP_RD;
@@ -1378,8 +1364,6 @@ module tsm_sm #(
       E_SP_WB: begin
         row_d = sp_dhi;
         prow_d = sp_preds_o;
-        pwe1_d = '0;
-        pwe2_d = '0;
         // The row's predicate updates: the predicate block above (pu_we, pu_val).
         if (sp_we_o && f_rd != 8'd255) begin
           rf_we = gexec;
@@ -1482,85 +1466,17 @@ module tsm_sm #(
         end
       end
 
-      // ---- S2R: special registers, a row a clock (thread coordinates by walking) ----
-      E_S2R: begin
-        ev_data = s2r_data;
-        walk_d = s2r_walk;
-        if (gexec != '0 && f_rd != 8'd255) begin
-          rf_we = gexec;
-          rf_waddr = rw_d;
-          rf_wdata = s2r_data;
-          eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec;
-        end
-        group_d = group_q + 1'b1;
-        if (32'(group_q) + 1 == G) st_d = E_RET;
-      end
-
-      // ---- VOTE ----
-      E_VOTE_RD: begin
-        // Operand B of the first executing lane.
-        rf_raddr[RA +: RA] = rw_vb;
-        st_d = E_VOTE_CALC;
-      end
-      E_VOTE_CALC: begin
-        ballot_d = vote_bal;
-        vres_d = vote_res;
-        st_d = (exec_q == '0) ? E_RET : E_VOTE_WB;
-      end
-      E_VOTE_WB: begin
-        if (gexec != '0 && f_rd != 8'd255) begin
-          rf_we = gexec;
-          rf_waddr = rw_d;
-          rf_wdata = {L{ballot_q}};
-          eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec;
-          ev_data = {L{ballot_q}};
-        end
-        st_d = E_VOTE_WP;
-      end
-      E_VOTE_WP: begin
-        if (gexec != '0 && pd2_w != 3'd7) begin
-          for (i_ = 0; i_ < L; i_++) ev_data[32*i_] = vres_q;
-          ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pd2_w); ev_group = group_q[GroupBits-1:0];
-          ev_lanes = gexec;
-        end
-        group_d = group_q + 1'b1;
-        st_d = (32'(group_q) + 1 == G) ? E_RET : E_VOTE_WB;
-      end
-
-      // ---- SHFL: gather every lane's A, B and C, then write ----
-      E_SHFL_RD: begin
-        rf_raddr = {rw_c, rw_b, rw_a};
-        st_d = E_SHFL_CAP;
-      end
-      E_SHFL_CAP: begin
-        group_d = group_q + 1'b1;
-        if (32'(group_q) + 1 == G) begin
-          group_d = '0;
-          st_d = E_SHFL_WB;
-        end else st_d = E_SHFL_RD;
-      end
-      E_SHFL_WB, E_SHFL_WP: begin
-        rf_wdata = shfl_data;
-        if (st_q == E_SHFL_WB) begin
-          if (gexec != '0 && f_rd != 8'd255) begin
-            rf_we = gexec;
-            rf_waddr = rw_d;
-            eng_rf_busy = 1'b1;
-            ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec;
-            ev_data = shfl_data;
-          end
-          st_d = E_SHFL_WP;
-        end else begin
-          if (gexec != '0 && pd2_w != 3'd7) begin
-            for (i_ = 0; i_ < L; i_++) ev_data[32*i_] = shfl_ok[i_];
-            ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pd2_w); ev_group = group_q[GroupBits-1:0];
-            ev_lanes = gexec;
-          end
-          group_d = group_q + 1'b1;
-          st_d = (32'(group_q) + 1 == G) ? E_RET : E_SHFL_WB;
-        end
+      // ---- S2R, VOTE, SHFL (u_warp_ops_pipe): its register-file, commit and predicate requests go
+      // out through the engine's ports until it finishes ----
+      E_WARP_OP: begin
+        rf_raddr = warp_op_read_rows;
+        rf_we = warp_op_write_lanes;
+        rf_waddr = warp_op_write_row;
+        rf_wdata = warp_op_write_data;
+        eng_rf_busy = warp_op_write_valid;
+        ev_valid = warp_op_event_valid; ev_kind = warp_op_event_kind; ev_reg = warp_op_event_register;
+        ev_group = warp_op_event_group; ev_lanes = warp_op_event_lanes; ev_data = warp_op_event_data;
+        if (warp_op_finish) st_d = E_RET;
       end
 
       // ---- control flow ----
@@ -1869,6 +1785,7 @@ module tsm_sm #(
   logic [31:0]   dbg_exec;           // ... lanes whose guard holds (valid at issue)
   logic [6:0]    dbg_engine;         // the issue engine's state (estate_e)
   logic [3:0]    dbg_lsu;            // the load/store unit's state (tsm_lsu's lsu_state_e)
+  logic [3:0]    dbg_warp_op;        // the warp-op pipe's state (tsm_warp_ops_pipe's warp_op_state_e)
   logic          dbg_stall_sb, dbg_stall_bar, dbg_stall_fetch;  // why nothing issues (COUNTER 5, 6, 7)
   logic          dbg_bar_arrive;     // the current warp arrives at barrier dbg_bar_id ...
   logic [3:0]    dbg_bar_id;
@@ -1889,6 +1806,7 @@ module tsm_sm #(
   assign dbg_exec = dexec;
   assign dbg_engine = st_q;
   assign dbg_lsu = lsu_state;
+  assign dbg_warp_op = warp_op_state;
   assign dbg_stall_sb = perf_o[4];
   assign dbg_stall_bar = perf_o[5];
   assign dbg_stall_fetch = perf_o[6];
@@ -1941,8 +1859,8 @@ module tsm_sm #(
       rel_pend_q <= 1'b0; fin_q <= 1'b0;
       rel_blk_q <= '0; rel_id_q <= '0; rel_val_q <= '0; fin_id_q <= '0;
       hi_q <= '0; row_q <= '0;
-      prow_q <= '0; pwe1_q <= '0; pwe2_q <= '0;
-      walk_q <= '0; clock_q <= '0; sclk_q <= '0; ballot_q <= '0; vres_q <= 1'b0;
+      prow_q <= '0;
+      clock_q <= '0;
       caddr_q <= '0;
       flt_q <= 1'b0; flt_kind_q <= '0; flt_warp_none_q <= 1'b0; flt_warp_n_q <= '0; flt_pc_q <= '0; flt_addr_q <= '0;
       flt_lane_none_q <= 1'b0; flt_lane_n_q <= '0;
@@ -1958,8 +1876,8 @@ module tsm_sm #(
       rel_pend_q <= rel_pend_d; fin_q <= fin_d;
       rel_blk_q <= rel_blk_d; rel_id_q <= rel_id_d; rel_val_q <= rel_val_d; fin_id_q <= fin_id_d;
       hi_q <= hi_d; row_q <= row_d;
-      prow_q <= prow_d; pwe1_q <= pwe1_d; pwe2_q <= pwe2_d;
-      walk_q <= walk_d; clock_q <= clock_d; sclk_q <= sclk_d; ballot_q <= ballot_d; vres_q <= vres_d;
+      prow_q <= prow_d;
+      clock_q <= clock_d;
       caddr_q <= caddr_d;
       flt_q <= flt_d; flt_kind_q <= flt_kind_d; flt_pc_q <= flt_pc_d; flt_addr_q <= flt_addr_d;
       flt_warp_none_q <= flt_warp_d[31]; flt_warp_n_q <= flt_warp_d[WW-1:0];

@@ -1,7 +1,7 @@
 // The warp-level operations of the SM (docs/sm-rtl.md §2.10): what S2R, VOTE and SHFL compute,
 // a row of Lanes lanes at a time, by the golden model's rules (sim/golden/execute.cpp
-// Exec::warp_op). The engine reads the operands, sequences the rows (E_S2R, E_VOTE_*, E_SHFL_*)
-// and writes the results; this unit is the arithmetic of each.
+// Exec::warp_op). The warp-op pipe (tsm_warp_ops_pipe) reads the operands, sequences the
+// rows and asks for the writes; this unit is the arithmetic of each.
 //
 // - S2R: the special register of each lane of row row_i. Thread coordinates come from a walker:
 //   the caller gives the coordinates of the row's first lane and gets those of the next row's.
