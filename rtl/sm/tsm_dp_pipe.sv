@@ -1,6 +1,6 @@
 // The SM's DP pipe (docs/sm-rtl.md §2.7): a row of Lanes lanes of a double-precision instruction
 // (DADD DMUL DFMA DMNMX DSETP, and F2F/F2I/I2F with a binary64 source or result) through Units
-// tsm_dp units, Units lanes a clock. The engine sequences the rows (E_DP_RD .. E_DP_WB2):
+// tsm_dp units, Units lanes a clock. The row pipe (tsm_row_pipe) sequences the rows:
 //   capture  the row's operand words from the register file's three read ports, the low words in
 //            one clock and the high words in the next (capture_high_i); B from a constant bank or
 //            an immediate comes from b_value_i (b_given_i);

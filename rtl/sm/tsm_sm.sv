@@ -1,21 +1,21 @@
 // One streaming multiprocessor: the engine (docs/sm-rtl.md §2.0) -- the state machine that takes a
-// warp instruction from selection through fetch, the constant operand and issue to retirement, and
-// runs the rows of the non-streaming SP and DP instructions, branches, barriers and a warp's end,
-// waiting while a unit runs the rest (the warp-op pipe, the load/store unit) -- with a commit port
-// for lockstep; and the units it instantiates: the warp table (tsm_warp_table) and scheduler
-// (tsm_warp_sched), decode (tsm_decode), the scoreboard (tsm_scoreboard), issue control
-// (tsm_issue), the register file (tsm_regfile), the SP lanes and pipe (tsm_sp_group, tsm_sp_pipe),
-// the SFU pipe (tsm_sfu_pipe), the DP pipe (tsm_dp_pipe), the warp-op pipe (tsm_warp_ops_pipe), the
-// branch unit (tsm_branch) and reconvergence stack (tsm_simt_stack), the barrier records and
-// release walk (tsm_barrier, tsm_barrier_release), the shared memory (tsm_smem), the load/store
-// unit (tsm_lsu), the memory tracker (tsm_mem_tracker), block dispatch (tsm_block_dispatch), the
-// write-back and commit arbiter (tsm_writeback), the instruction cache (tsm_fetch), the constant
-// cache (tsm_const_cache) and the outgoing request queue (tsm_fifo). Theory of operation:
-// docs/sm-rtl.md.
+// warp instruction from selection through fetch, the constant operand and issue to retirement,
+// feeds the SFU pipe, and runs branches, barriers and a warp's end, waiting while a unit runs the
+// rest (the row pipe, the warp-op pipe, the load/store unit) -- with a commit port for lockstep;
+// and the units it instantiates: the warp table (tsm_warp_table) and scheduler (tsm_warp_sched),
+// decode (tsm_decode), the scoreboard (tsm_scoreboard), issue control (tsm_issue), the register
+// file (tsm_regfile), the SP lanes and pipe (tsm_sp_group, tsm_sp_pipe), the row pipe
+// (tsm_row_pipe), the SFU pipe (tsm_sfu_pipe), the DP pipe (tsm_dp_pipe), the warp-op pipe
+// (tsm_warp_ops_pipe), the branch unit (tsm_branch) and reconvergence stack (tsm_simt_stack), the
+// barrier records and release walk (tsm_barrier, tsm_barrier_release), the shared memory
+// (tsm_smem), the load/store unit (tsm_lsu), the memory tracker (tsm_mem_tracker), block dispatch
+// (tsm_block_dispatch), the write-back and commit arbiter (tsm_writeback), the instruction cache
+// (tsm_fetch), the constant cache (tsm_const_cache) and the outgoing request queue (tsm_fifo).
+// Theory of operation: docs/sm-rtl.md.
 //
 // Why this file is still over 700 lines: it is the engine being taken apart into units, one
 // cycle-neutral step at a time; docs/sm-rtl.md §2 lists what is still to come out of it (the
-// sequencing of the non-streaming SP and DP rows, fetch and the constant operand).
+// sequencing of fetch, the constant operand, the SFU operand feed, barrier arrival, a warp's end).
 module tsm_sm #(
   /// Directory of the SFU ROM images, with a trailing '/'.
   parameter HexDir = "",
@@ -154,7 +154,6 @@ module tsm_sm #(
 
   // Event kinds of the commit port.
   localparam logic [2:0] EV_RETIRE = tsm_sm_pkg::EventRetire, EV_REG = tsm_sm_pkg::EventRegister,
-                         EV_PRED = tsm_sm_pkg::EventPredicate,
                          EV_PLACE = tsm_sm_pkg::EventPlace;
   // Fault kinds as FAULT_KIND reports them (1 + golden::FaultKind).
   localparam logic [3:0] F_OOB = tsm_sm_pkg::FaultOutOfBounds, F_DIVBAR = tsm_sm_pkg::FaultDivergentBarrier,
@@ -168,9 +167,8 @@ module tsm_sm #(
     E_IDLE, E_HALT, E_FAULT, E_CLEAR,
     E_PLACE,
     E_FETCH, E_DECODE, E_IC_REQ, E_IC_WAIT, E_CONST, E_CONST_CHK, E_CC_REQ, E_CC_WAIT, E_DISPATCH,
-    E_SP_HI, E_SP_HI2, E_SP_RD, E_SP_EX, E_SP_WB, E_SP_WB2, E_SP_P1, E_SP_P2,
+    E_ROWS,
     E_SFU_RD, E_SFU_GO,
-    E_DP_RD, E_DP_HI, E_DP_HI2, E_DP_EX, E_DP_WB, E_DP_WB2,
     E_WARP_OP,
     E_CT, E_STK,
     E_BAR_RD, E_BAR_UPD, E_REL,
@@ -209,16 +207,12 @@ module tsm_sm #(
   logic [31:0]    pc_q, pc_d, exec_q, exec_d, seq_q, seq_d, bconst_q, bconst_d;
   logic [31:0]    bconst_hi_q, bconst_hi_d;  // the word after it (64-bit operands B)
   logic [31:0]    npc_q, npc_d, nact_q, nact_d, nlive_q, nlive_d;
-  logic [GroupBits:0] group_q, group_d;  // the row (group of L lanes) being processed; one bit more to count to G
   logic [31:0]    step_q, step_d;        // the step of a multi-clock state: placement, zeroing, tag clearing, DP feed
   logic           rel_pend_q, rel_pend_d, fin_q, fin_d;
   logic [BW-1:0]  rel_blk_q, rel_blk_d;
   logic [3:0]     rel_id_q, rel_id_d;
   logic [31:0]    rel_val_q, rel_val_d;
   logic [4:0]     fin_id_q, fin_id_d;
-  logic [L*32-1:0] hi_q, hi_d;           // the high words of a 64-bit SP operand, one word a lane
-  logic [L*32-1:0] row_q, row_d;
-  logic [L*8-1:0]  prow_q, prow_d;       // predicates after an SP row, for the PRED events
   logic [63:0]    clock_q, clock_d;      // clocks since the launch (S2R SR_CLOCK)
 
   // Caches.
@@ -340,12 +334,25 @@ module tsm_sm #(
   logic                 warp_op_borrow_write, warp_op_borrow_read;
   logic [L*32-1:0]      warp_op_borrow_a, warp_op_borrow_b, warp_op_borrow_c;
   logic [4:0]           warp_op_borrow_lane;
+  // The row pipe's requests and results (u_row_pipe, below).
+  logic                 rows_start, rows_finish, rows_lanes_valid, rows_sp_busy;
+  logic                 rows_dp_capture, rows_dp_capture_high, rows_dp_execute;
+  logic [3:0]           rows_state;
+  logic [3*RA-1:0]      rows_read_rows;
+  logic                 rows_write_valid;
+  logic [L-1:0]         rows_write_lanes;
+  logic [RA-1:0]        rows_write_row;
+  logic [L*32-1:0]      rows_write_data, rows_high;
+  logic                 rows_event_valid;
+  logic [2:0]           rows_event_kind;
+  logic [7:0]           rows_event_register;
+  logic [GroupBits-1:0] rows_event_group, rows_row;
+  logic [L-1:0]         rows_event_lanes, rows_row_lanes;
+  logic [L*32-1:0]      rows_event_data;
+  logic [L*7-1:0]       rows_predicate_we, rows_predicate_values;
   // ---- helpers --------------------------------------------------------------------------------------
   function automatic logic [RA-1:0] rowof(input logic [RA-1:0] base, input logic [7:0] r, input logic [GroupBits:0] g);
     rowof = base + RA'(({{(RA > 8 ? RA - 8 : 0){1'b0}}, r}) << GW) + RA'(g);
-  endfunction
-  function automatic logic [L-1:0] rowlanes(input logic [31:0] m, input logic [GroupBits:0] g);  // lanes of row g
-    rowlanes = L'(m >> (32'(g) * L));
   endfunction
   function automatic logic [5:0] ctz32(input logic [31:0] x);
     ctz32 = 6'd32;
@@ -432,8 +439,8 @@ module tsm_sm #(
   logic [L*32-1:0] sp_a, sp_b, sp_c, sp_d, sp_dhi;
   logic [L*8-1:0]  sp_preds, sp_preds_o, sp_pwe_o;
   tsm_sp_group #(.Lanes(L)) u_sp (
-    .clk_i, .rst_ni, .valid_i(sp_valid), .insn_i(sp_pipe_execute_valid ? sp_pipe_execute_insn : insn_q), .a_i(sp_a), .a_hi_i(hi_q[L*32-1:0]), .b_i(sp_b), .c_i(sp_c),
-    .c_hi_i(hi_q[L*32-1:0]), .preds_i(sp_preds), .valid_o(sp_valid_o), .d_o(sp_d), .d_hi_o(sp_dhi), .d_we_o(sp_we_o),
+    .clk_i, .rst_ni, .valid_i(sp_valid), .insn_i(sp_pipe_execute_valid ? sp_pipe_execute_insn : insn_q), .a_i(sp_a), .a_hi_i(rows_high), .b_i(sp_b), .c_i(sp_c),
+    .c_hi_i(rows_high), .preds_i(sp_preds), .valid_o(sp_valid_o), .d_o(sp_d), .d_hi_o(sp_dhi), .d_we_o(sp_we_o),
     .d_wide_o(sp_wide_o), .preds_o(sp_preds_o), .preds_we_o(sp_pwe_o)
   );
 
@@ -555,7 +562,6 @@ module tsm_sm #(
   logic [31:0]   ctl_npc;            // ... to this PC
   logic [31:0]   dexec;              // the current instruction's executed lanes, as E_DISPATCH computes them
   logic [31:0]   guard;
-  logic [L-1:0]  gexec;              // exec lanes of row group_q
   logic [RA-1:0] base_c;
   logic [31:0]   act_c, live_c;
   // Not traced (rtl/trace.vlt says why): wide values the hot loops below read and write many times
@@ -594,7 +600,6 @@ module tsm_sm #(
       wp_s[l] = pl8[ps_w];
       guard[l] = wp_g[l] ^ pgn_w;
     end
-    gexec = rowlanes(exec_q, group_q);
     ctz_exec = ctz32(exec_q);
     popc_exec = popc32(exec_q);
 
@@ -728,30 +733,18 @@ module tsm_sm #(
     .write_row_o(sp_pipe_write_row), .write_register_o(sp_pipe_write_register), .write_predicate_o(sp_pipe_write_predicate)
   );
 
-  // ---- register-file rows the states read and write ----
-  logic [RA-1:0] rw_a, rw_b, rw_c, rw_d, rw_a1, rw_b1, rw_c1, rw_d1, rw_hi;
-  logic [RA-1:0] st_ra;                        // E_SFU_RD: the row of operand A read (cnt)
-  always_comb begin
-    st_ra = rowof(base_c, f_ra, (GroupBits + 1)'(step_q));
-    rw_a = rowof(base_c, f_ra, group_q);
-    rw_b = rowof(base_c, f_rb, group_q);
-    rw_c = rowof(base_c, f_rc, group_q);
-    rw_d = rowof(base_c, f_rd, group_q);
-    rw_a1 = rowof(base_c, f_ra + 8'd1, group_q);
-    rw_b1 = rowof(base_c, f_rb + 8'd1, group_q);
-    rw_c1 = rowof(base_c, f_rc + 8'd1, group_q);
-    rw_d1 = rowof(base_c, f_rd + 8'd1, group_q);
-    rw_hi = rowof(base_c, op == tsm_isa_pkg::OP_IMAD ? f_rc + 8'd1 : f_ra + 8'd1, group_q);
-  end
+  // ---- the register-file row of operand A that E_SFU_RD reads (row step_q) ----
+  logic [RA-1:0] st_ra;
+  assign st_ra = rowof(base_c, f_ra, (GroupBits + 1)'(step_q));
 
   // ---- SP operands: row data of ports A, B, C; B replaced by the constant or immediate; the SP
   // pipe's stage X gives its own ----
   always_comb begin
-    logic [L*7-1:0] wprow;  // the predicates of row group_q
+    logic [L*7-1:0] wprow;  // the predicates of the row pipe's row
     // The row picked by comparing with each row number: a part select at (row * L + l) * 7 would
     // shift all 224 bits by a multiple of 7, once per lane.
     wprow = '0;
-    for (int r = 0; r < G; r++) if (32'(group_q[GroupBits-1:0]) == r) wprow = wp_c[7*L*r +: 7*L];
+    for (int r = 0; r < G; r++) if (32'(rows_row) == r) wprow = wp_c[7*L*r +: 7*L];
     for (int l = 0; l < L; l++) begin
       sp_a[32*l +: 32] = (rd_ra && f_ra != 8'd255) ? rf_rdata[32*l +: 32] : 32'd0;
       sp_b[32*l +: 32] = (f_rb == 8'd255) ? 32'd0 : rf_rdata[L*32 + 32*l +: 32];
@@ -765,25 +758,19 @@ module tsm_sm #(
     end
   end
 
-  // ---- wide SP sources (E_SP_HI2): the high words of A (of C for IMAD) ----
-  logic [L*32-1:0] hi_row;
-  always_comb
-    for (int l = 0; l < L; l++)
-      hi_row[32*l +: 32] = ((op == tsm_isa_pkg::OP_IMAD ? f_rc : f_ra) == 8'd255) ? 32'd0 : rf_rdata[2*L*32 + 32*l +: 32];
-
   // ---- DP pipe (rtl/sm/tsm_dp_pipe.sv, docs/sm-rtl.md §2.7): a row's operands are captured from the
-  // register file (E_DP_HI: low words, E_DP_HI2: high words), executed DpUnits lanes a clock
-  // (E_DP_EX, until dp_pipe_done) and written from its results (E_DP_WB, E_DP_WB2). ----
+  // register file (low words, then high words), executed DpUnits lanes a clock (until dp_pipe_done)
+  // and written from its results, as the row pipe (u_row_pipe) says. ----
   logic            dp_pipe_done;
   logic [L*32-1:0] dp_pipe_result_low, dp_pipe_result_high;
   logic [L-1:0]    dp_pipe_compare;  // DSETP's comparisons
   tsm_dp_pipe #(.Lanes(L), .Units(DpUnits), .Stages(2)) u_dp_pipe (
     .clk_i, .rst_ni, .insn_i(insn_q), .operation_i(dp_op),
-    .capture_i(st_q == E_DP_HI || st_q == E_DP_HI2), .capture_high_i(st_q == E_DP_HI2), .read_data_i(rf_rdata),
+    .capture_i(rows_dp_capture), .capture_high_i(rows_dp_capture_high), .read_data_i(rf_rdata),
     .a_used_i(rd_ra && f_ra != 8'd255), .a_wide_i(n_ra == 3'd2), .b_used_i(rd_b && f_rb != 8'd255), .b_wide_i(n_b == 3'd2),
     .c_used_i(rd_rc && f_rc != 8'd255), .c_wide_i(n_rc == 3'd2), .b_given_i(has_b_w && (b_const_w || b_imm_w)),
     .b_value_i(b_const_w ? {bconst_hi_q, bconst_q} : {imm20_w, 44'd0}),
-    .execute_i(st_q == E_DP_EX), .execute_done_o(dp_pipe_done),
+    .execute_i(rows_dp_execute), .execute_done_o(dp_pipe_done),
     .result_low_o(dp_pipe_result_low), .result_high_o(dp_pipe_result_high), .compare_o(dp_pipe_compare)
   );
 
@@ -820,40 +807,19 @@ module tsm_sm #(
   /* verilator tracing_off */  // not traced: as wp_d above
   logic [L*7-1:0] pu_we, pu_val;
   /* verilator tracing_on */
-  logic [L*8-1:0] dsetp_prow;
-  // The row written and its lanes: the warp-op pipe's (E_WARP_OP), else the engine's row group_q.
+  // The row written and its lanes: the warp-op pipe's (E_WARP_OP), else the row pipe's (E_ROWS).
   logic [GroupBits-1:0] predicate_row;
   logic [L-1:0]         predicate_lanes;
-  assign predicate_row = st_q == E_WARP_OP ? warp_op_row : group_q[GroupBits-1:0];
-  assign predicate_lanes = st_q == E_WARP_OP ? warp_op_predicate_lanes : gexec;
+  assign predicate_row = st_q == E_WARP_OP ? warp_op_row : rows_row;
+  assign predicate_lanes = st_q == E_WARP_OP ? warp_op_predicate_lanes : rows_row_lanes;
   always_comb begin
-    logic         sv, t, vd, vq;
-    logic [L-1:0] wp_srow;  // the row's lanes' source predicates
-    wp_srow = rowlanes(wp_s, group_q);
     pu_we = '0;
     pu_val = '0;
-    dsetp_prow = prow_q;
     for (int l = 0; l < L; l++) begin
-      // DSETP as FSETP: Pd = t bop s, then Pq = !t bop s (Pq wins when both name one predicate).
-      sv = wp_srow[l] ^ psn_w;
-      t = dp_pipe_compare[l];
-      unique case (bop_w)
-        tsm_isa_pkg::BOP_AND: begin vd = t & sv; vq = ~t & sv; end
-        tsm_isa_pkg::BOP_OR:  begin vd = t | sv; vq = ~t | sv; end
-        default:              begin vd = t ^ sv; vq = ~t ^ sv; end
-      endcase
-      for (int pp = 0; pp < 8; pp++) begin
-        if (32'(pd_w) == pp) dsetp_prow[8*l + pp] = vd;
-        if (32'(pq_w) == pp) dsetp_prow[8*l + pp] = vq;
-      end
       for (int pp = 0; pp < 7; pp++) begin
         unique case (st_q)
           E_WARP_OP: if (32'(pd2_w) == pp) begin pu_we[7*l + pp] = 1'b1; pu_val[7*l + pp] = warp_op_predicate_values[l]; end
-          E_SP_WB: begin pu_we[7*l + pp] = sp_pwe_o[8*l + pp]; pu_val[7*l + pp] = sp_preds_o[8*l + pp]; end
-          E_DP_WB: begin
-            if (op == tsm_isa_pkg::OP_DSETP && 32'(pd_w) == pp) begin pu_we[7*l + pp] = 1'b1; pu_val[7*l + pp] = vd; end
-            if (op == tsm_isa_pkg::OP_DSETP && 32'(pq_w) == pp) begin pu_we[7*l + pp] = 1'b1; pu_val[7*l + pp] = vq; end
-          end
+          E_ROWS: begin pu_we[7*l + pp] = rows_predicate_we[7*l + pp]; pu_val[7*l + pp] = rows_predicate_values[7*l + pp]; end
           default: ;
         endcase
       end
@@ -877,26 +843,26 @@ module tsm_sm #(
               pred_d[32*7*w + (gg*L + l)*7 + pp] = sp_preds_o[8*l + pp];
   end
 
-  // ---- predicate events after an SP or DP row (E_SP_P1, E_SP_P2): the predicates the instruction
-  // names, in order ----
-  logic [2:0]      pev_p;
-  logic            pev_named;
-  logic [L*32-1:0] pev_data;
-  always_comb begin
-    pev_p = 3'd7;
-    pev_named = 1'b0;
-    if (st_q == E_SP_P1) begin
-      if (writes_pd_w) begin
-        pev_p = pd_w; pev_named = 1'b1;
-      end else if (sp_pcc) begin
-        pev_p = pcc_w; pev_named = 1'b1;
-      end
-    end else if (writes_pq_w && pq_w != pd_w) begin
-      pev_p = pq_w; pev_named = 1'b1;
-    end
-    pev_data = '0;
-    for (int l = 0; l < L; l++) pev_data[32*l] = prow_q[8*l + 32'(pev_p)];
-  end
+  // ---- row pipe (rtl/sm/tsm_row_pipe.sv, docs/sm-rtl.md §2.0): the SP instructions that do not
+  // stream and the DP instructions, row by row through the SP lanes or the DP pipe, while the engine
+  // is in E_ROWS ----
+  tsm_row_pipe #(.Lanes(L), .Rows(G), .RowBits(GroupBits), .RegisterRowBits(RA)) u_row_pipe (
+    .clk_i, .rst_ni, .start_i(rows_start), .finish_o(rows_finish), .dp_i(dp_insn), .wide_source_i(wide_w),
+    .opcode_i(op), .ra_i(f_ra), .rb_i(f_rb), .rc_i(f_rc), .rd_i(f_rd), .rd_registers_i(n_rd), .pd_i(pd_w), .pq_i(pq_w),
+    .carry_predicate_i(pcc_w), .writes_pd_i(writes_pd_w), .writes_pq_i(writes_pq_w), .carry_write_i(sp_pcc),
+    .predicate_op_i(bop_w), .source_predicates_i(source_predicates), .exec_i(exec_q), .base_i(base_c),
+    .read_rows_o(rows_read_rows), .read_data_i(rf_rdata), .write_valid_o(rows_write_valid),
+    .write_lanes_o(rows_write_lanes), .write_row_o(rows_write_row), .write_data_o(rows_write_data),
+    .event_valid_o(rows_event_valid), .event_kind_o(rows_event_kind), .event_register_o(rows_event_register),
+    .event_group_o(rows_event_group), .event_lanes_o(rows_event_lanes), .event_data_o(rows_event_data),
+    .row_o(rows_row), .row_lanes_o(rows_row_lanes), .predicate_we_o(rows_predicate_we),
+    .predicate_values_o(rows_predicate_values), .lanes_valid_o(rows_lanes_valid), .lanes_high_o(rows_high),
+    .lanes_result_i(sp_d), .lanes_result_high_i(sp_dhi), .lanes_write_i(sp_we_o), .lanes_wide_i(sp_wide_o),
+    .lanes_predicates_i(sp_preds_o), .lanes_predicate_we_i(sp_pwe_o), .dp_capture_o(rows_dp_capture),
+    .dp_capture_high_o(rows_dp_capture_high), .dp_execute_o(rows_dp_execute), .dp_done_i(dp_pipe_done),
+    .dp_result_low_i(dp_pipe_result_low), .dp_result_high_i(dp_pipe_result_high), .dp_compare_i(dp_pipe_compare),
+    .perf_sp_busy_o(rows_sp_busy), .state_o(rows_state)
+  );
 
   // ---- load/store unit (rtl/sm/tsm_lsu.sv, docs/sm-rtl.md §2.9): a load, store or atomic from its
   // first address to its last request, while the engine is in E_LSU; its register-file, commit,
@@ -1084,11 +1050,9 @@ module tsm_sm #(
     table_pc_write = 1'b0; table_pc = npc_q; table_lanes_write = 1'b0; table_finish = 1'b0;
     table_store_issue = 1'b0; table_store_warp = warp_q;
     warp_d = warp_q; insn_d = insn_q; pc_d = pc_q; exec_d = exec_q; seq_d = seq_q; bconst_d = bconst_q; bconst_hi_d = bconst_hi_q;
-    npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; group_d = group_q; step_d = step_q;
+    npc_d = npc_q; nact_d = nact_q; nlive_d = nlive_q; step_d = step_q;
     rel_pend_d = rel_pend_q; fin_d = fin_q;
     rel_blk_d = rel_blk_q; rel_id_d = rel_id_q; rel_val_d = rel_val_q; fin_id_d = fin_id_q;
-    hi_d = hi_q; row_d = row_q;
-    prow_d = prow_q;
     clock_d = clock_q + 64'd1;
     caddr_d = caddr_q;
     flt_d = flt_q; flt_kind_d = flt_kind_q; flt_warp_d = flt_warp_q; flt_pc_d = flt_pc_q;
@@ -1100,7 +1064,7 @@ module tsm_sm #(
     ic_miss = 1'b0; ic_read_pc = pc_q; cc_lookup = 1'b0; cc_clear = 1'b0; cc_miss = 1'b0; cc_fill = 1'b0;
     stk_clear = 1'b0;
     bar_block = '0; bar_id = '0; bar_clear = 1'b0; bar_arrive = 1'b0;
-    sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0; lsu_start = 1'b0; warp_op_start = 1'b0;
+    sh_we = '0; sh_be = '0; sh_addr = '0; sh_wdata = '0; lsu_start = 1'b0; warp_op_start = 1'b0; rows_start = 1'b0;
     rq_valid = 1'b0; rq_id = '0; rq_kind = 2'd0; rq_addr = '0;
     rq_mask = '0; rq_data = '0; rq_atom = '0;
     ida_we = 1'b0; ida_store = 1'b0; ida_slot = '0; ida_k = '0; ida_lanes = '0; ida_addr = '0; ida_loc = 1'b0;
@@ -1267,7 +1231,6 @@ module tsm_sm #(
           npc_d = pc_q + 32'd1;
           nact_d = act_c;
           nlive_d = live_c;
-          group_d = '0;
           step_d = '0;
           rel_pend_d = 1'b0;
           fin_d = 1'b0;
@@ -1283,14 +1246,23 @@ module tsm_sm #(
             tsm_isa_pkg::UNIT_CTRL: st_d = ctl_quick ? E_IDLE : E_CT;  // quick: retired below; the next warp after the case
             tsm_isa_pkg::UNIT_SYNC: st_d = E_BAR_RD;
             default: begin
-              if (dp_insn) st_d = E_DP_RD;
+              if (dp_insn) begin
+                rows_start = 1'b1;
+                st_d = E_ROWS;
+              end
               else if (op == tsm_isa_pkg::OP_S2R || op == tsm_isa_pkg::OP_VOTE || op == tsm_isa_pkg::OP_SHFL) begin
                 warp_op_start = 1'b1;
                 st_d = E_WARP_OP;
               end
-              else if (wide_w) st_d = E_SP_HI;
+              else if (wide_w) begin
+                rows_start = 1'b1;
+                st_d = E_ROWS;
+              end
               else if (sp_stream) st_d = E_IDLE;  // handed to the back end (sp_pipe_hand); the next warp: after the case
-              else st_d = E_SP_RD;
+              else begin
+                rows_start = 1'b1;
+                st_d = E_ROWS;
+              end
             end
           endcase
         end
@@ -1332,117 +1304,19 @@ module tsm_sm #(
         end
       end
 
-      // ---- SP: one row at a time: [hi read], read, execute, write (rd, rd+1), predicates ----
-      E_SP_HI: begin
-        if (gexec == '0) begin
-          group_d = group_q + 1'b1;
-          if (32'(group_q) + 1 == G) st_d = E_RET;
-        end else begin
-          rf_raddr[2*RA +: RA] = rw_hi;
-          st_d = E_SP_HI2;
-        end
-      end
-      E_SP_HI2: begin
-        hi_d[L*32-1:0] = hi_row;
-        rf_raddr = {rw_c, rw_b, rw_a};
-        st_d = E_SP_EX;
-      end
-      E_SP_RD: begin
-        if (gexec == '0) begin
-          group_d = group_q + 1'b1;
-          if (32'(group_q) + 1 == G) st_d = E_RET;
-        end else begin
-          rf_raddr = {rw_c, rw_b, rw_a};
-          st_d = E_SP_EX;
-        end
-      end
-      E_SP_EX: begin
-        perf_o[2] = 1'b1;
-        sp_valid = 1'b1;
-        st_d = E_SP_WB;
-      end
-      E_SP_WB: begin
-        row_d = sp_dhi;
-        prow_d = sp_preds_o;
-        // The row's predicate updates: the predicate block above (pu_we, pu_val).
-        if (sp_we_o && f_rd != 8'd255) begin
-          rf_we = gexec;
-          rf_waddr = rw_d;
-          rf_wdata = sp_d;
-          eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = sp_d;
-        end
-        st_d = (sp_we_o && sp_wide_o) ? E_SP_WB2 : E_SP_P1;
-      end
-      E_SP_WB2: begin
-        if (f_rd != 8'd255) begin
-          rf_we = gexec;
-          rf_waddr = rw_d1;
-          rf_wdata = row_q;
-          eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'd1; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec;
-          ev_data = row_q;
-        end
-        st_d = E_SP_P1;
-      end
-      E_SP_P1, E_SP_P2: begin
-        // Up to two predicate events per row: the predicates the instruction names, in order.
-        if (pev_named && pev_p != 3'd7) begin
-          ev_valid = 1'b1; ev_kind = EV_PRED; ev_reg = 8'(pev_p); ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec;
-          ev_data = pev_data;
-        end
-        if (st_q == E_SP_P1) st_d = E_SP_P2;
-        else begin
-          group_d = group_q + 1'b1;
-          st_d = (32'(group_q) + 1 == G) ? E_RET : dp_insn ? E_DP_RD : wide_w ? E_SP_HI : E_SP_RD;
-        end
-      end
-
-      // ---- DP: per row, read the low then the high words of A, B, C; DpUnits lanes a clock through
-      // the DP pipe; write rd and rd+1 (or DSETP's predicates); then the SP rows' predicate events ----
-      E_DP_RD: begin
-        if (gexec == '0) begin
-          group_d = group_q + 1'b1;
-          if (32'(group_q) + 1 == G) st_d = E_RET;
-        end else begin
-          rf_raddr = {rw_c, rw_b, rw_a};
-          st_d = E_DP_HI;
-        end
-      end
-      E_DP_HI, E_DP_HI2: begin
-        // The DP pipe captures the low words of A, B and C, then the high ones.
-        if (st_q == E_DP_HI) begin
-          rf_raddr = {rw_c1, rw_b1, rw_a1};
-          st_d = E_DP_HI2;
-        end else st_d = E_DP_EX;
-      end
-      E_DP_EX: if (dp_pipe_done) st_d = E_DP_WB;
-      E_DP_WB: begin
-        if (op == tsm_isa_pkg::OP_DSETP) begin
-          // As FSETP (the predicate block above writes the predicates).
-          prow_d = dsetp_prow;
-          st_d = E_SP_P1;
-        end else begin
-          if (f_rd != 8'd255) begin
-            rf_we = gexec;
-            rf_waddr = rw_d;
-            rf_wdata = dp_pipe_result_low;
-            eng_rf_busy = 1'b1;
-            ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec; ev_data = dp_pipe_result_low;
-          end
-          st_d = (n_rd == 3'd2) ? E_DP_WB2 : E_SP_P1;
-        end
-      end
-      E_DP_WB2: begin
-        if (f_rd != 8'd255) begin
-          rf_we = gexec;
-          rf_waddr = rw_d1;
-          rf_wdata = dp_pipe_result_high;
-          eng_rf_busy = 1'b1;
-          ev_valid = 1'b1; ev_kind = EV_REG; ev_reg = f_rd + 8'd1; ev_group = group_q[GroupBits-1:0]; ev_lanes = gexec;
-          ev_data = dp_pipe_result_high;
-        end
-        st_d = E_SP_P1;
+      // ---- SP rows that do not stream, DP rows (u_row_pipe): its register-file, commit and
+      // predicate requests go out through the engine's ports until it finishes ----
+      E_ROWS: begin
+        rf_raddr = rows_read_rows;
+        rf_we = rows_write_lanes;
+        rf_waddr = rows_write_row;
+        rf_wdata = rows_write_data;
+        eng_rf_busy = rows_write_valid;
+        ev_valid = rows_event_valid; ev_kind = rows_event_kind; ev_reg = rows_event_register;
+        ev_group = rows_event_group; ev_lanes = rows_event_lanes; ev_data = rows_event_data;
+        sp_valid = rows_lanes_valid;
+        perf_o[2] = rows_sp_busy;
+        if (rows_finish) st_d = E_RET;
       end
 
       // ---- SFU: the operands into the SFU sequencer, which runs the instruction beside the engine ----
@@ -1786,6 +1660,7 @@ module tsm_sm #(
   logic [6:0]    dbg_engine;         // the issue engine's state (estate_e)
   logic [3:0]    dbg_lsu;            // the load/store unit's state (tsm_lsu's lsu_state_e)
   logic [3:0]    dbg_warp_op;        // the warp-op pipe's state (tsm_warp_ops_pipe's warp_op_state_e)
+  logic [3:0]    dbg_rows;           // the row pipe's state (tsm_row_pipe's row_state_e)
   logic          dbg_stall_sb, dbg_stall_bar, dbg_stall_fetch;  // why nothing issues (COUNTER 5, 6, 7)
   logic          dbg_bar_arrive;     // the current warp arrives at barrier dbg_bar_id ...
   logic [3:0]    dbg_bar_id;
@@ -1807,6 +1682,7 @@ module tsm_sm #(
   assign dbg_engine = st_q;
   assign dbg_lsu = lsu_state;
   assign dbg_warp_op = warp_op_state;
+  assign dbg_rows = rows_state;
   assign dbg_stall_sb = perf_o[4];
   assign dbg_stall_bar = perf_o[5];
   assign dbg_stall_fetch = perf_o[6];
@@ -1855,11 +1731,9 @@ module tsm_sm #(
       st_q <= E_IDLE; running_q <= 1'b0;
       pred_q <= '0;
       warp_q <= '0; insn_q <= '0; pc_q <= '0; exec_q <= '0; seq_q <= '0; bconst_q <= '0; bconst_hi_q <= '0;
-      npc_q <= '0; nact_q <= '0; nlive_q <= '0; group_q <= '0; step_q <= '0;
+      npc_q <= '0; nact_q <= '0; nlive_q <= '0; step_q <= '0;
       rel_pend_q <= 1'b0; fin_q <= 1'b0;
       rel_blk_q <= '0; rel_id_q <= '0; rel_val_q <= '0; fin_id_q <= '0;
-      hi_q <= '0; row_q <= '0;
-      prow_q <= '0;
       clock_q <= '0;
       caddr_q <= '0;
       flt_q <= 1'b0; flt_kind_q <= '0; flt_warp_none_q <= 1'b0; flt_warp_n_q <= '0; flt_pc_q <= '0; flt_addr_q <= '0;
@@ -1872,11 +1746,9 @@ module tsm_sm #(
       st_q <= st_d; running_q <= running_d;
       pred_q <= pred_d;
       warp_q <= warp_d; insn_q <= insn_d; pc_q <= pc_d; exec_q <= exec_d; seq_q <= seq_d; bconst_q <= bconst_d; bconst_hi_q <= bconst_hi_d;
-      npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; group_q <= group_d; step_q <= step_d;
+      npc_q <= npc_d; nact_q <= nact_d; nlive_q <= nlive_d; step_q <= step_d;
       rel_pend_q <= rel_pend_d; fin_q <= fin_d;
       rel_blk_q <= rel_blk_d; rel_id_q <= rel_id_d; rel_val_q <= rel_val_d; fin_id_q <= fin_id_d;
-      hi_q <= hi_d; row_q <= row_d;
-      prow_q <= prow_d;
       clock_q <= clock_d;
       caddr_q <= caddr_d;
       flt_q <= flt_d; flt_kind_q <= flt_kind_d; flt_pc_q <= flt_pc_d; flt_addr_q <= flt_addr_d;

@@ -4,8 +4,8 @@ scopes a trace holds.
 
 The filters come from the single sources of truth: opcodes from isa/isa.toml, unit names from the
 ISA generator's unit order (the same order tsm_isa_pkg's UNIT_* constants take), warp and engine
-states from the enums dbg_wstate_e and estate_e in rtl/sm/tsm_sm.sv, the load/store unit's and the warp-op
-pipe's states from lsu_state_e in rtl/sm/tsm_lsu.sv and warp_op_state_e in rtl/sm/tsm_warp_ops_pipe.sv.
+states from the enums dbg_wstate_e and estate_e in rtl/sm/tsm_sm.sv, the states of the units the engine
+waits on (the load/store unit, the warp-op pipe, the row pipe) from their enums (UNIT_STATES).
 """
 import os
 import pathlib
@@ -32,6 +32,7 @@ SM_GROUPS = [
         ("dbg_engine", "filter", "engine_states", "the issue engine's state"),
         ("dbg_lsu", "filter", "lsu_states", "the load/store unit's state (the engine waits in LSU)"),
         ("dbg_warp_op", "filter", "warp_op_states", "the warp-op pipe's state (the engine waits in WARP_OP)"),
+        ("dbg_rows", "filter", "row_states", "the row pipe's state (the engine waits in ROWS)"),
     ]),
     ("stalls", [
         ("dbg_stall_sb", "bin", None, "no warp issues: one waits on the scoreboard"),
@@ -55,9 +56,10 @@ WARP_SIGNALS = [
     ("pc", "dec", None, "its PC"),
     ("active", "hex", None, "its active lanes"),
 ]
-FILTERS = ("opcodes", "units", "warp_states", "engine_states", "lsu_states", "warp_op_states")
+FILTERS = ("opcodes", "units", "warp_states", "engine_states", "lsu_states", "warp_op_states", "row_states")
 # The states of the units the engine waits on: filter name, the unit's file beside tsm_sm.sv, its enum.
-UNIT_STATES = [("lsu_states", "tsm_lsu.sv", "lsu_state_e"), ("warp_op_states", "tsm_warp_ops_pipe.sv", "warp_op_state_e")]
+UNIT_STATES = [("lsu_states", "tsm_lsu.sv", "lsu_state_e"), ("warp_op_states", "tsm_warp_ops_pipe.sv", "warp_op_state_e"),
+               ("row_states", "tsm_row_pipe.sv", "row_state_e")]
 
 
 def sv_enum(text, type_name):

@@ -223,12 +223,14 @@ def test_filters(args):
     documented = set(re.findall(r"^\| `([A-Z]+)` \|", (ROOT / "docs" / "waveforms.md").read_text(), re.M))
     states = set(read("warp_states").values())
     check(states == documented, f"the warp-state filter and docs/waveforms.md name the same states ({states} vs {documented})")
-    check({"IDLE", "FETCH", "DISPATCH", "LSU", "WARP_OP", "RET"} <= set(read("engine_states").values()),
+    check({"IDLE", "FETCH", "DISPATCH", "ROWS", "LSU", "WARP_OP", "RET"} <= set(read("engine_states").values()),
           "the engine-state filter names the engine's states")
     check({"READ", "ADDRESS", "SHARED", "GLOBAL", "ATOMIC_SEND"} <= set(read("lsu_states").values()),
           "the load/store-unit filter names the unit's states")
     check({"S2R", "VOTE_WRITE", "SHFL_CAPTURE"} <= set(read("warp_op_states").values()),
           "the warp-op filter names the pipe's states")
+    check({"SP_EXECUTE", "PREDICATE_FIRST", "DP_EXECUTE"} <= set(read("row_states").values()),
+          "the row-pipe filter names the pipe's states")
     # The signal tables of docs/waveforms.md §2 name every signal the views show (wave_views.py).
     doc_signals = set(re.findall(r"^\| `([a-z_]+)` \|", (ROOT / "docs" / "waveforms.md").read_text(), re.M))
     shown = {name for _, members in wave_views.SM_GROUPS for name, *_ in members} | {name for name, *_ in wave_views.WARP_SIGNALS}
@@ -261,7 +263,8 @@ def test_render(args):
     check("no such trace" in p.stderr, f"a missing trace: {p.stderr.strip()}")
     text = view.read_text()
     for name, filt in (("dbg_opcode", "opcodes"), ("dbg_unit", "units"), ("dbg_engine", "engine_states"),
-                       ("dbg_lsu", "lsu_states"), ("dbg_warp_op", "warp_op_states"), ("g_dbg_warp[0].state", "warp_states")):
+                       ("dbg_lsu", "lsu_states"), ("dbg_warp_op", "warp_op_states"), ("dbg_rows", "row_states"),
+                       ("g_dbg_warp[0].state", "warp_states")):
         m = re.search(r"^\^\d+ (\S+)\n\+\{[^}]*\} \S+\." + re.escape(name) + r"\[", text, re.M)
         check(m is not None and m.group(1).endswith(f"/{filt}.txt"), f"the view translates {name} with {filt}.txt")
 
