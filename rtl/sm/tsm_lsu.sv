@@ -20,6 +20,7 @@
 // through its read_*, write_*, event_*, bank_*, step_*, req_*, id_alloc_*, slot_* outputs, which
 // are zero (no request) while it is idle. Lane buffers A, B and C are lent to SHFL between
 // instructions (borrow_*): SHFL gathers every lane's operands there and reads its sources back.
+// (The file is a little over 700 lines: its port list, the engine's ports the unit drives, is 140.)
 module tsm_lsu #(
   /// SP lanes (a row's lanes), rows of a warp (32 / Lanes) and the bits of a row number.
   parameter int unsigned Lanes = 8,
