@@ -166,11 +166,11 @@ module tsm_warp_table #(
         else if (sfu_wait_i && current) sfu_wait_q <= 1'b1;
         // Memory in flight: a placed warp starts with no load slot; its slot's stores may still be
         // in flight from the slot's previous warp (their acknowledgements count down).
-        loads_q <= (placed ? 4'd0 : loads_q + 4'(load_issue_i && current))
-                   - 4'(slot_done_i && 32'(slot_done_warp_i) == w);
+        loads_q <= (placed ? 4'd0 : loads_q + {3'd0, load_issue_i && current})
+                   - {3'd0, slot_done_i && 32'(slot_done_warp_i) == w};
         if (start_i) stores_q <= '0;
-        else stores_q <= stores_q + 6'(store_issue_i && 32'(store_warp_i) == w)
-                         - 6'(store_ack_i && 32'(store_ack_warp_i) == w);
+        else stores_q <= stores_q + {5'd0, store_issue_i && 32'(store_warp_i) == w}
+                         - {5'd0, store_ack_i && 32'(store_ack_warp_i) == w};
       end
     end
 
