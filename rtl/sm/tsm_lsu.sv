@@ -193,10 +193,6 @@ module tsm_lsu #(
   function automatic logic [L-1:0] lanes_of_row(input logic [31:0] m, input logic [RowBits:0] g);  // lanes of row g
     lanes_of_row = L'(m >> (32'(g) * L));
   endfunction
-  function automatic logic [5:0] lowest_lane(input logic [31:0] x);
-    lowest_lane = 6'd32;
-    for (int i = 31; i >= 0; i--) if (x[i]) lowest_lane = 6'(i);
-  endfunction
 
   // ---- state ----
   typedef enum logic [3:0] {
@@ -239,7 +235,7 @@ module tsm_lsu #(
   logic [L-1:0]  row_shared;             // row row_q's shared lanes
   always_comb begin
     row_exec = lanes_of_row(exec_i, row_q);
-    lowest_pending = lowest_lane(pending_q);
+    lowest_pending = tsm_sm_pkg::lowest_lane(pending_q);
     for (int l = 0; l < 32; l++) begin
       shared_lanes[l] = exec_i[l] && spaces_q[2*l +: 2] == SP_SHARED;
       other_lanes[l] = exec_i[l] && spaces_q[2*l +: 2] != SP_SHARED;

@@ -354,10 +354,6 @@ module tsm_sm #(
   function automatic logic [RA-1:0] rowof(input logic [RA-1:0] base, input logic [7:0] r, input logic [GroupBits:0] g);
     rowof = base + RA'(({{(RA > 8 ? RA - 8 : 0){1'b0}}, r}) << GW) + RA'(g);
   endfunction
-  function automatic logic [5:0] ctz32(input logic [31:0] x);
-    ctz32 = 6'd32;
-    for (int i = 31; i >= 0; i--) if (x[i]) ctz32 = 6'(i);
-  endfunction
   function automatic logic [5:0] popc32(input logic [31:0] x);
     popc32 = '0;
     for (int i = 0; i < 32; i++) popc32 = popc32 + 6'(x[i]);
@@ -600,7 +596,7 @@ module tsm_sm #(
       wp_s[l] = pl8[ps_w];
       guard[l] = wp_g[l] ^ pgn_w;
     end
-    ctz_exec = ctz32(exec_q);
+    ctz_exec = tsm_sm_pkg::lowest_lane(exec_q);
     popc_exec = popc32(exec_q);
 
     // The warp scheduler's choice (u_warp_sched, below): its PC, and whether its instruction is in

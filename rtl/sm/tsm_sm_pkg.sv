@@ -1,5 +1,6 @@
-// Constants the SM's units share: the commit port's event kinds (docs/gpu-interfaces.md §3) and the
-// fault kinds as FAULT_KIND reports them (1 + golden::FaultKind, sim/golden/fault.hpp).
+// What the SM's units share: the commit port's event kinds (docs/gpu-interfaces.md §3), the fault
+// kinds as FAULT_KIND reports them (1 + golden::FaultKind, sim/golden/fault.hpp), and the lowest set
+// lane of a warp's lane mask.
 package tsm_sm_pkg;
   // Commit events.
   localparam logic [2:0] EventRetire = 3'd0;             // an instruction retires
@@ -20,4 +21,10 @@ package tsm_sm_pkg;
   localparam logic [3:0] FaultStackUnderflow = 4'd7;
   localparam logic [3:0] FaultInvalidInstruction = 4'd9;
   localparam logic [3:0] FaultTrap = 4'd10;
+
+  // The lowest lane set in a 32-lane mask; 32 when none is.
+  function automatic logic [5:0] lowest_lane(input logic [31:0] lanes);
+    lowest_lane = 6'd32;
+    for (int i = 31; i >= 0; i--) if (lanes[i]) lowest_lane = 6'(i);
+  endfunction
 endpackage

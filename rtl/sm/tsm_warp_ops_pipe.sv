@@ -133,8 +133,7 @@ module tsm_warp_ops_pipe #(
   logic [RA-1:0] row_a, row_b, row_c, row_d_register, first_b;
   always_comb begin
     row_exec = lanes_of_row(exec_i, row_q);
-    first_lane = 6'd32;
-    for (int i = 31; i >= 0; i--) if (exec_i[i]) first_lane = 6'(i);
+    first_lane = tsm_sm_pkg::lowest_lane(exec_i);
     row_a = register_row(base_i, ra_i, row_q);
     row_b = register_row(base_i, rb_i, row_q);
     row_c = register_row(base_i, rc_i, row_q);
